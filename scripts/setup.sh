@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Set up judgebox on a fresh Debian machine: the system packages the sandbox needs, then a virtual
+# environment with judgebox and its Python dependencies. Idempotent; run as root, or it prints the
+# exact command a root user has to run first.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# libseccomp2: the seccomp filter; python3: the interpreter that runs submissions inside the sandbox
+# (it must live under /usr, readable by the sandbox uid); python3-numpy: numpy for submissions.
+SYSTEM_PACKAGES=(libseccomp2 python3 python3-numpy util-linux)
+missing=()
+for pkg in "${SYSTEM_PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  if [ "$(id -u)" -eq 0 ]; then
+    echo "judgebox setup: installing system packages: ${missing[*]}"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+  else
+    echo "judgebox setup: missing system packages: ${missing[*]}" >&2
+    echo "  install them with:  sudo apt-get install -y ${missing[*]}" >&2
+    exit 1
+  fi
+fi
+
+PYTHON=${PYTHON:-python3}
+if [ ! -x .venv/bin/python ]; then
+  "$PYTHON" -m venv .venv
+fi
+.venv/bin/python -m pip install -q --upgrade pip >/dev/null
+.venv/bin/python -m pip install -q -e ".[test]"
+echo "judgebox setup: ready (.venv)"

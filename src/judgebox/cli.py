@@ -1,0 +1,139 @@
+"""The ``judgebox`` command: ``score`` a dataset, ``run`` one program, list ``languages`` and isolation."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+console = Console(stderr=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="judgebox", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    score = commands.add_parser("score", help="judge every solution in a JSONL dataset file")
+    score.add_argument("file", type=Path)
+    score.add_argument("--wrong", action="store_true", help="also judge the records' wrong_solutions")
+    score.add_argument("--slots", type=int, default=None, help="sandbox slots (default: one per core)")
+    score.add_argument("--report", type=Path, help="write one JSON line per solution here")
+    score.set_defaults(handler=_score)
+
+    run = commands.add_parser("run", help="run one program on one input in the sandbox")
+    run.add_argument("file", type=Path)
+    run.add_argument("--stdin", type=Path)
+    run.add_argument("--language", default="python")
+    run.add_argument("--cpu-time", type=float, default=5.0)
+    run.set_defaults(handler=_run)
+
+    languages = commands.add_parser("languages", help="languages and the isolation active on this machine")
+    languages.set_defaults(handler=_languages)
+
+    args = parser.parse_args(argv)
+    from .errors import JudgeboxError
+
+    try:
+        return args.handler(args)
+    except JudgeboxError as exc:
+        console.print(f"[red]judgebox: {exc}")
+        return 2
+
+
+def _score(args: argparse.Namespace) -> int:
+    from .dataset import KINDS, Summary, read_items, score_items
+    from .judge import Judge
+
+    kinds = KINDS if args.wrong else KINDS[:1]
+    items = list(read_items(args.file.read_text().splitlines(), kinds))
+    summary = Summary()
+    report = args.report.open("w") if args.report else None
+    with Judge(slots=args.slots) as judge, Progress(
+            TextColumn("[bold]judging"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+            TextColumn("{task.fields[status]}"), console=console) as progress:
+        task = progress.add_task("judge", total=len(items), status="")
+        started = time.monotonic()
+
+        def on_result(scored):  # type: ignore[no-untyped-def]
+            summary.add(scored)
+            progress.update(task, advance=1, status=f"pass {summary.full_score}/{summary.solutions}")
+            if report:
+                row = {"id": scored.item.record_id, "kind": scored.item.kind, "index": scored.item.index,
+                       "score": scored.score, "error": scored.error,
+                       "verdict": str(scored.result.verdict) if scored.result else None}
+                report.write(json.dumps(row) + "\n")
+
+        score_items(judge, items, concurrency=4 * len(judge.pool.slots), on_result=on_result)
+        summary.seconds = time.monotonic() - started
+    if report:
+        report.close()
+    _print_summary(summary, args.file.name)
+    return 0
+
+
+def _print_summary(summary, name: str) -> None:  # type: ignore[no-untyped-def]
+    table = Table(title=f"judgebox score {name}", show_header=False)
+    table.add_row("solutions judged", str(summary.solutions))
+    table.add_row("full score (1.0)", f"{summary.full_score} ({summary.pass_rate:.1%})")
+    if summary.invalid:
+        table.add_row("invalid records", str(summary.invalid))
+    table.add_row("test cases run", str(summary.cases))
+    table.add_row("verdicts", ", ".join(f"{v} {n}" for v, n in summary.verdicts.most_common()))
+    table.add_row("time", f"{summary.seconds:.1f} s, {summary.cases_per_second:.0f} tests/s")
+    Console().print(table)
+
+
+def _run(args: argparse.Namespace) -> int:
+    from .judge import Judge
+    from .types import Case, Limits
+
+    stdin = args.stdin.read_bytes() if args.stdin else sys.stdin.buffer.read() if not sys.stdin.isatty() else b""
+    with Judge(slots=1) as judge:
+        result = judge.judge(args.file.read_text(), [Case.stdio(stdin, "")], args.language,
+                             Limits(cpu_time=args.cpu_time))
+    case = result.cases[0] if result.cases else None
+    if case is not None:
+        sys.stdout.buffer.write(case.stdout_raw)
+        sys.stderr.buffer.write(case.stderr_raw)
+        console.print(f"[dim]exit {case.exit_code} signal {case.signal} cpu {case.cpu_time * 1000:.1f} ms "
+                      f"wall {case.wall_time * 1000:.1f} ms memory {case.memory_bytes / 2**20:.1f} MiB "
+                      f"{case.message}")
+    else:
+        console.print(f"[red]{result.verdict}: {result.message}")
+    return 0 if case is not None and case.exit_code == 0 else 1
+
+
+def _languages(args: argparse.Namespace) -> int:
+    from .languages import LANGUAGES
+    from .sandbox.report import isolation_report
+
+    report = isolation_report()
+    table = Table(title="languages")
+    for column in ("language", "aliases", "runner", "status"):
+        table.add_column(column)
+    for spec in LANGUAGES:
+        table.add_row(spec.name, ", ".join(spec.aliases), spec.description,
+                      "[green]available" if report["ok"] else "[red]refused: " + str(report["error"]))
+    out = Console()
+    out.print(table)
+    layers = Table(title=f"isolation ({report['mode']} mode, sandbox Python {report['python']})")
+    layers.add_column("layer")
+    layers.add_column("active")
+    layers.add_column("required")
+    for name, value in sorted(report["layers"].items()):
+        active = f"ABI {value}" if name == "landlock" and value else "yes" if value else "no"
+        layers.add_row(name, active, "yes" if name in report["required"] else "")
+    out.print(layers)
+    if not report["ok"]:
+        out.print(f"[red]{report['error']}")
+    return 0 if report["ok"] else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

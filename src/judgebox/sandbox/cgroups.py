@@ -1,0 +1,74 @@
+"""Per-slot cgroups: the memory, process-count and CPU accounting of one worker slot.
+
+Each slot's zygote lives in its own cgroup and every run inherits it, which costs nothing per run
+(attaching a process to a cgroup v1 group costs about 10 ms after idle on this kind of machine).
+The slot groups are created under the cgroup judgebox itself runs in, so they nest inside whatever
+limits the host already imposes.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+CONTROLLERS = ("memory", "pids", "cpuacct")
+
+
+def v1_mounts() -> dict[str, str]:
+    """Mount points of the cgroup v1 controllers judgebox uses, by controller name."""
+    found: dict[str, str] = {}
+    with open("/proc/self/mountinfo") as f:
+        for line in f:
+            pre, _, post = line.partition(" - ")
+            fields, post_fields = pre.split(), post.split()
+            if not post_fields or post_fields[0] != "cgroup":
+                continue
+            options = set(post_fields[-1].split(","))
+            for controller in CONTROLLERS:
+                if controller in options:
+                    found.setdefault(controller, fields[4])
+    return found
+
+
+def own_groups() -> dict[str, str]:
+    """The v1 cgroup path of this process, by controller."""
+    groups: dict[str, str] = {}
+    with open("/proc/self/cgroup") as f:
+        for line in f:
+            _, names, path = line.rstrip("\n").split(":", 2)
+            for name in names.split(","):
+                groups[name] = path
+    return groups
+
+
+class SlotCgroups:
+    """Creates (and on close removes) one slot's cgroups in every controller available to us."""
+
+    def __init__(self, name: str) -> None:
+        self.paths: dict[str, str] = {}
+        self.problems: list[str] = []
+        mounts, groups = v1_mounts(), own_groups()
+        for controller in CONTROLLERS:
+            if controller not in mounts:
+                self.problems.append(f"{controller}: no cgroup v1 hierarchy mounted")
+                continue
+            parent = os.path.join(mounts[controller], groups.get(controller, "/").lstrip("/"))
+            path = os.path.join(parent, name)
+            try:
+                os.makedirs(path, exist_ok=True)
+            except OSError as exc:
+                self.problems.append(f"{controller}: cannot create {path}: {exc.strerror}")
+                continue
+            self.paths[controller] = path
+
+    def close(self) -> None:
+        for path in self.paths.values():
+            for _ in range(50):  # the slot's processes may still be exiting
+                try:
+                    os.rmdir(path)
+                    break
+                except FileNotFoundError:
+                    break
+                except OSError:
+                    time.sleep(0.01)
+        self.paths = {}

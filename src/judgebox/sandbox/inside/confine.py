@@ -1,0 +1,106 @@
+"""What a freshly forked run does to itself before it runs the program: the per-run half of isolation.
+
+Everything expensive (namespaces, the Landlock ruleset, the seccomp program, the slot's cgroup) was
+prepared once by the zygote; here each layer is only applied, which costs well under a millisecond.
+Order matters: limits and fds while still privileged, then the uid, then no_new_privs, Landlock, seccomp.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import resource
+import signal
+
+from . import kernel, landlock
+
+RESULT_FD = 3  # harness results (Python runs) or the exec-failure note; closed on exec
+TOKEN_FD = 4  # the per-case pass token, copied into the result by the harness (Python runs)
+
+
+class Confinement:
+    """The zygote's prepared isolation, applied by :meth:`enter` in each forked run."""
+
+    def __init__(self, config: dict, ruleset_fd: int | None, seccomp: kernel.SeccompProgram | None) -> None:
+        self.mode: str = config["mode"]
+        self.uid: int = config["uid"]
+        self.gid: int = config["gid"]
+        self.workdir: str = config["workdir"]
+        self.has_memory_cgroup = "memory" in config.get("cgroups", {})
+        self.has_pids_cgroup = "pids" in config.get("cgroups", {})
+        self.ruleset_fd = ruleset_fd
+        self.seccomp = seccomp
+
+    def enter(self, limits: dict, stdio: tuple[int, int, int], result_fd: int, token_fd: int | None) -> None:
+        os.setsid()  # own session and process group: nothing from the zygote's terminal reaches it
+        self._arrange_fds(stdio, result_fd, token_fd)
+        if self.mode == "root":
+            with open("/proc/self/oom_score_adj", "w") as f:  # the run, never the zygote, dies on OOM
+                f.write("1000")
+        self._set_rlimits(limits)
+        os.chdir(self.workdir)
+        if self.mode == "root":
+            os.setgroups([])
+            os.setresgid(self.gid, self.gid, self.gid)
+            os.setresuid(self.uid, self.uid, self.uid)
+        elif self.mode == "user":
+            kernel.drop_capabilities()
+        if self.mode == "none":
+            return
+        kernel.prctl(kernel.PR_SET_NO_NEW_PRIVS, 1)
+        if self.ruleset_fd is not None:
+            landlock.restrict_self(self.ruleset_fd)
+            os.close(self.ruleset_fd)
+        if self.seccomp is not None:
+            self.seccomp.load()
+
+    def _arrange_fds(self, stdio: tuple[int, int, int], result_fd: int, token_fd: int | None) -> None:
+        # Lift every source above the fixed numbers first, so no dup2 overwrites a source still needed.
+        sources = (*stdio, result_fd, -1 if token_fd is None else token_fd)
+        lifted = [fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 16) if fd >= 0 else -1 for fd in sources]
+        for target, fd in enumerate(lifted):
+            if fd >= 0:
+                os.dup2(fd, target, inheritable=target < RESULT_FD)  # result and token close on exec
+            else:
+                _close_quietly(target)
+        first_free = TOKEN_FD + 1
+        if self.ruleset_fd is None:
+            os.closerange(first_free, _max_fd())
+        else:
+            os.closerange(first_free, self.ruleset_fd)
+            os.closerange(self.ruleset_fd + 1, _max_fd())
+
+    def _set_rlimits(self, limits: dict) -> None:
+        cpu = int(limits["cpu_time"]) + 2  # the supervisor decides TLE; this only stops a runaway process
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
+        # stdout/stderr are files too: let them pass the output cap by one byte, which the judge reads as OLE
+        fsize = max(limits["file_size_bytes"], limits["output_bytes"] + 1)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
+        resource.setrlimit(resource.RLIMIT_NOFILE, (limits["open_files"], limits["open_files"]))
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        memory = limits["memory_mb"] * 1024 * 1024
+        resource.setrlimit(resource.RLIMIT_STACK, (memory, memory))
+        if not self.has_memory_cgroup:
+            # Without a cgroup the address-space limit is all there is; it is generous because it
+            # counts reserved (not used) memory, which threaded runtimes reserve a lot of.
+            resource.setrlimit(resource.RLIMIT_AS, (memory * 2 + (256 << 20),) * 2)
+        if not self.has_pids_cgroup and self.mode == "root":
+            resource.setrlimit(resource.RLIMIT_NPROC, (limits["processes"], limits["processes"]))
+
+
+def _close_quietly(fd: int) -> None:
+    try:
+        os.close(fd)
+    except OSError:
+        pass
+
+
+def _max_fd() -> int:
+    soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    return min(soft, 65536)
+
+
+def reset_signals_for_exec() -> None:
+    """Python ignores SIGPIPE and SIGXFSZ; a program it execs must get the defaults back."""
+    for sig in (signal.SIGPIPE, signal.SIGXFSZ):
+        signal.signal(sig, signal.SIG_DFL)

@@ -1,0 +1,70 @@
+"""Thin ctypes wrappers for the kernel calls the standard library lacks on Python 3.10/3.11."""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import struct
+
+CLONE_NEWNS, CLONE_NEWUTS, CLONE_NEWIPC = 0x00020000, 0x04000000, 0x08000000
+CLONE_NEWUSER, CLONE_NEWPID, CLONE_NEWNET = 0x10000000, 0x20000000, 0x40000000
+
+MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC = 1, 2, 4, 8
+MS_REC, MS_PRIVATE = 0x4000, 1 << 18
+
+PR_SET_PDEATHSIG, PR_SET_DUMPABLE, PR_SET_NO_NEW_PRIVS = 1, 4, 38
+PR_SET_SECCOMP, SECCOMP_MODE_FILTER = 22, 2
+PR_SET_CHILD_SUBREAPER = 36
+
+_libc = ctypes.CDLL(None, use_errno=True)
+
+
+def _check(result: int) -> int:
+    if result < 0:
+        err = ctypes.get_errno()
+        raise OSError(err, os.strerror(err))
+    return result
+
+
+def unshare(flags: int) -> None:
+    _check(_libc.unshare(ctypes.c_int(flags)))
+
+
+def mount(source: str, target: str, fstype: str | None, flags: int, data: str | None = None) -> None:
+    _check(_libc.mount(source.encode(), target.encode(), fstype.encode() if fstype else None,
+                       ctypes.c_ulong(flags), data.encode() if data else None))
+
+
+def prctl(option: int, arg2: int = 0) -> None:
+    _check(_libc.prctl(ctypes.c_int(option), ctypes.c_ulong(arg2), ctypes.c_ulong(0), ctypes.c_ulong(0),
+                       ctypes.c_ulong(0)))
+
+
+def sethostname(name: str) -> None:
+    raw = name.encode()
+    _check(_libc.sethostname(raw, ctypes.c_size_t(len(raw))))
+
+
+def drop_capabilities() -> None:
+    """Clear every capability of the calling thread (for runs inside an unprivileged user namespace)."""
+    header = ctypes.create_string_buffer(struct.pack("=Ii", 0x20080522, 0), 8)  # _LINUX_CAPABILITY_VERSION_3
+    data = ctypes.create_string_buffer(bytes(24), 24)  # two empty {effective, permitted, inheritable}
+    _check(_libc.capset(header, data))
+
+
+class _SockFprog(ctypes.Structure):
+    _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
+
+
+class SeccompProgram:
+    """A classic-BPF seccomp program prepared once and loaded by each run in one syscall."""
+
+    def __init__(self, bpf: bytes) -> None:
+        if not bpf or len(bpf) % 8:
+            raise ValueError("a seccomp BPF program is a non-empty sequence of 8-byte instructions")
+        self._buffer = ctypes.create_string_buffer(bpf, len(bpf))
+        self._prog = _SockFprog(len(bpf) // 8, ctypes.cast(self._buffer, ctypes.c_void_p))
+
+    def load(self) -> None:
+        _check(_libc.prctl(ctypes.c_int(PR_SET_SECCOMP), ctypes.c_ulong(SECCOMP_MODE_FILTER),
+                           ctypes.byref(self._prog), ctypes.c_ulong(0), ctypes.c_ulong(0)))

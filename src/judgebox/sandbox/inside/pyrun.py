@@ -1,0 +1,203 @@
+"""The Python side of a run: executes a submission in a forked, already confined child. Never returns.
+
+Three harnesses, by the case's kind:
+
+- ``stdio``: run the program as ``python solution.py`` would, and exit with its status;
+- ``assert``: run the program, then the test code; a pass needs positive evidence, the per-case token
+  copied into the result fd *after* the last test statement, so leaving early (``sys.exit(0)``,
+  ``os._exit(0)``, ``raise SystemExit``, an atexit hook) can never pass;
+- ``call``: run the program, call the function, and send its return value to the judge through the
+  result fd (not stdout, so debug prints do not matter); the judge compares values.
+
+The token never becomes a Python object in this process: it stays in a memfd that the harness copies
+with ``sendfile``, so it cannot be found by walking frames or the heap.
+"""
+
+from __future__ import annotations
+
+import builtins
+import io
+import json
+import os
+import sys
+import traceback
+from os import _exit, ftruncate, lseek, pwrite, sendfile  # bound before user code can patch os
+
+from .confine import RESULT_FD, TOKEN_FD
+
+TOKEN_BYTES = 32
+SOLUTION_FILE = "solution.py"
+TEST_FILE = "tests.py"
+# Modules whose state the assert code may rely on; restored from the zygote's snapshot before it runs.
+GUARDED_MODULES = ("builtins", "math", "cmath", "operator", "re", "string", "json", "functools",
+                   "itertools", "collections", "random", "os")
+
+
+def snapshot_modules() -> dict[str, tuple[object, dict]]:
+    return {name: (sys.modules[name], dict(sys.modules[name].__dict__))
+            for name in GUARDED_MODULES if name in sys.modules}
+
+
+def run(code: object, harness: dict, test_code: object | None, env: dict[str, str],
+        snapshot: dict[str, tuple[object, dict]]) -> None:
+    _forget_judgebox()
+    stdout, stderr = _fresh_stdio()
+    os.environ.clear()
+    os.environ.update(env)
+    sys.argv = [SOLUTION_FILE]
+    if "random" in sys.modules:
+        sys.modules["random"].seed()  # a fresh interpreter seeds from urandom; so does each run
+    main = type(sys)("__main__")
+    main.__dict__.update(__builtins__=builtins, __file__=SOLUTION_FILE)
+    sys.modules["__main__"] = main
+    kind = harness["kind"]
+
+    status = _execute(code, main.__dict__)
+    if kind == "stdio":
+        _finish_like_python(status, stdout, stderr)
+    if status is not None:  # the program exited or failed before the harness could test it
+        _leave(status, stdout, stderr)
+    if kind == "assert":
+        _restore(snapshot)
+        status = _execute(test_code, main.__dict__, assertion_note=True)
+        if status is not None:
+            _leave(status, stdout, stderr)
+        _pass(b"asserts", stdout, stderr)
+    if kind == "call":
+        value = _call(main.__dict__, harness["fn_name"], harness["args_json"])
+        _pass(json.dumps({"value": value}, default=_encode_other, allow_nan=True).encode(), stdout, stderr)
+    _leave(70, stdout, stderr)
+
+
+def _execute(code: object, namespace: dict, assertion_note: bool = False) -> int | None:
+    """Run ``code``; ``None`` when it ran to its end, else the exit status it left with."""
+    try:
+        exec(code, namespace)  # noqa: S102 - running the submission is the point
+    except SystemExit as exc:
+        return _exit_status(exc)
+    except BaseException as exc:  # noqa: BLE001 - every failure of user code is reported the same way
+        _print_exception(exc)
+        if assertion_note and isinstance(exc, AssertionError):
+            _note(b"assertion-failed")
+        return 1
+    return None
+
+
+def _call(namespace: dict, fn_name: str, args_json: str) -> object:
+    solution = namespace.get("Solution")
+    target = None
+    if isinstance(solution, type) and hasattr(solution, fn_name):
+        try:
+            target = getattr(solution(), fn_name)
+        except BaseException as exc:  # noqa: BLE001
+            _print_exception(exc)
+            _leave(1, None, None)
+    elif callable(namespace.get(fn_name)):
+        target = namespace[fn_name]
+    if target is None:
+        sys.stderr.write(f"judgebox: the program defines no function or Solution method {fn_name!r}\n")
+        _note(b"missing-function")
+        _leave(1, None, None)
+    try:
+        value = target(*json.loads(args_json))
+    except SystemExit as exc:
+        _leave(_exit_status(exc), None, None)
+    except BaseException as exc:  # noqa: BLE001
+        _print_exception(exc)
+        _leave(1, None, None)
+    return value
+
+
+def _encode_other(value: object) -> object:
+    if isinstance(value, (set, frozenset)):
+        try:
+            return sorted(value)
+        except TypeError:
+            return list(value)
+    if isinstance(value, (bytes, bytearray)):
+        return bytes(value).decode("utf-8", "replace")
+    return {"__repr__": repr(value)}
+
+
+def _pass(payload: bytes, stdout: io.TextIOWrapper, stderr: io.TextIOWrapper) -> None:
+    _flush(stdout, stderr)
+    ftruncate(RESULT_FD, 0)  # drop anything the program wrote here itself
+    pwrite(RESULT_FD, payload + b"\n", 0)
+    lseek(RESULT_FD, len(payload) + 1, os.SEEK_SET)
+    sendfile(RESULT_FD, TOKEN_FD, 0, TOKEN_BYTES)
+    _exit(0)
+
+
+def _note(note: bytes) -> None:
+    ftruncate(RESULT_FD, 0)
+    pwrite(RESULT_FD, note + b"\n", 0)
+
+
+def _finish_like_python(status: int | None, stdout: io.TextIOWrapper, stderr: io.TextIOWrapper) -> None:
+    """What the interpreter does on the way out: wait for threads, run atexit hooks, flush."""
+    import atexit
+    import threading
+
+    try:
+        threading._shutdown()  # type: ignore[attr-defined]
+        atexit._run_exitfuncs()
+    except BaseException as exc:  # noqa: BLE001
+        _print_exception(exc)
+    _leave(0 if status is None else status, stdout, stderr)
+
+
+def _leave(status: int, stdout: io.TextIOWrapper | None, stderr: io.TextIOWrapper | None) -> None:
+    _flush(stdout, stderr)
+    _exit(status & 0xFF)
+
+
+def _flush(*streams: object) -> None:
+    for stream in (sys.stdout, sys.stderr, *streams):
+        try:
+            stream.flush()  # type: ignore[union-attr]
+        except BaseException:  # noqa: BLE001 - a broken stream must not turn a result into a crash
+            pass
+
+
+def _exit_status(exc: SystemExit) -> int:
+    code = exc.code
+    if code is None:
+        return 0
+    if isinstance(code, int):
+        return code
+    try:
+        sys.stderr.write(f"{code}\n")
+    except BaseException:  # noqa: BLE001
+        pass
+    return 1
+
+
+def _print_exception(exc: BaseException) -> None:
+    try:
+        traceback.print_exception(type(exc), exc, exc.__traceback__, file=sys.__stderr__)
+    except BaseException:  # noqa: BLE001
+        pass
+
+
+def _restore(snapshot: dict[str, tuple[object, dict]]) -> None:
+    for name, (module, namespace) in snapshot.items():
+        sys.modules[name] = module  # type: ignore[assignment]
+        module.__dict__.clear()
+        module.__dict__.update(namespace)
+
+
+def _fresh_stdio() -> tuple[io.TextIOWrapper, io.TextIOWrapper]:
+    def stream(fd: int, mode: str, errors: str, line_buffering: bool = False) -> io.TextIOWrapper:
+        raw = io.FileIO(fd, mode, closefd=False)
+        buffered = io.BufferedReader(raw) if mode == "r" else io.BufferedWriter(raw)
+        return io.TextIOWrapper(buffered, encoding="utf-8", errors=errors, line_buffering=line_buffering)
+
+    sys.stdin = sys.__stdin__ = stream(0, "r", "surrogateescape")
+    sys.stdout = sys.__stdout__ = stream(1, "w", "surrogateescape")
+    sys.stderr = sys.__stderr__ = stream(2, "w", "backslashreplace", line_buffering=True)
+    return sys.stdout, sys.stderr
+
+
+def _forget_judgebox() -> None:
+    for name in [n for n in sys.modules if n.startswith("_judgebox")]:
+        del sys.modules[name]

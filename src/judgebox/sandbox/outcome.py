@@ -1,0 +1,30 @@
+"""What the sandbox tells about one run: a status record, never an exception for the program's doing."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+
+@dataclass(frozen=True, slots=True)
+class RunOutcome:
+    exit_code: int | None = None
+    signal: int | None = None
+    cpu_time: float = 0.0
+    wall_time: float = 0.0
+    memory_bytes: int = 0
+    stdout: bytes = b""
+    stderr: bytes = b""
+    stdout_truncated: bool = False
+    stderr_truncated: bool = False
+    output_limit_exceeded: bool = False
+    stopped: Literal["cpu", "wall"] | None = None  # the supervisor killed it for time
+    out_of_memory: bool = False
+    harness: bytes = b""  # what a Python harness reported (result fd), token removed
+    token_ok: bool = False  # the harness's pass token arrived intact
+    compile_error: str | None = None
+    system_error: str | None = None  # the sandbox failed; the run says nothing about the program
+
+    @property
+    def clean_exit(self) -> bool:
+        return self.exit_code == 0 and self.signal is None

@@ -1,0 +1,265 @@
+"""One worker slot: a warm zygote process, started and replaced by the judge, that runs one job at a time."""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import os
+import secrets
+import socket
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..errors import IsolationUnavailable, SandboxError
+from ..types import Limits
+from . import seccomp_policy
+from .cgroups import SlotCgroups
+from .config import DEVICE_WRITE_PATHS, RUN_ENV, SandboxConfig
+from .inside import protocol
+from .outcome import RunOutcome
+
+INSIDE_DIR = str(Path(__file__).with_name("inside"))
+TOKEN_BYTES = 32
+BOOT = """\
+import importlib.util, sys
+folder = sys.argv[1]
+spec = importlib.util.spec_from_file_location("_judgebox_sandbox", folder + "/__init__.py",
+                                              submodule_search_locations=[folder])
+package = importlib.util.module_from_spec(spec)
+sys.modules["_judgebox_sandbox"] = package
+spec.loader.exec_module(package)
+from _judgebox_sandbox.zygote import main
+main(int(sys.argv[2]))
+"""
+BOOT_TIMEOUT = 30.0
+REPLY_MARGIN = 10.0  # the zygote enforces time limits itself; this only catches a hung zygote
+_slot_ids = itertools.count()
+
+
+@dataclass(frozen=True)
+class Command:
+    """Run an executable: ``argv[0]`` must be an absolute path the sandbox uid can execute."""
+
+    argv: tuple[str, ...]
+    env: dict[str, str] = field(default_factory=lambda: dict(RUN_ENV))
+
+
+@dataclass(frozen=True)
+class PythonProgram:
+    """Run Python source in a fork of the slot's warm interpreter, under one of pyrun's harnesses."""
+
+    code: str
+    harness: str = "stdio"  # "stdio" | "assert" | "call"
+    test_code: str | None = None
+    fn_name: str | None = None
+    args_json: str = "[]"
+
+
+class SlotFailure(Exception):
+    """The zygote died or stopped answering while running a job; the slot has been restarted."""
+
+
+class Slot:
+    def __init__(self, config: SandboxConfig, index: int = 0) -> None:
+        self.config = config
+        self.index = index
+        self.interpreter = config.interpreter()
+        self.uid = config.uid_base + index
+        self.layers: dict[str, Any] = {}
+        self.python_version = ""
+        self._process: subprocess.Popen[bytes] | None = None
+        self._sock: socket.socket | None = None
+        self._cgroups: SlotCgroups | None = None
+        self._start()
+
+    # -- lifecycle ------------------------------------------------------------------------------------
+
+    def _start(self) -> None:
+        mode = self.config.mode
+        if mode == "root":
+            self._cgroups = SlotCgroups(f"judgebox-{os.getpid()}-{next(_slot_ids)}")
+        workdir = "/tmp" if mode != "none" else _trusted_workdir()
+        config = {
+            "mode": mode, "uid": self.uid, "gid": self.uid, "workdir": workdir,
+            "workdir_bytes": self.config.workdir_bytes, "shm_bytes": self.config.shm_bytes,
+            "cgroups": self._cgroups.paths if self._cgroups else {},
+            "landlock": True, "read_paths": self.config.read_paths(self.interpreter),
+            "write_paths": [workdir, "/dev/shm", *DEVICE_WRITE_PATHS],
+        }
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        try:
+            self._process = subprocess.Popen(
+                [self.interpreter, "-I", "-c", BOOT, INSIDE_DIR, str(theirs.fileno())],
+                pass_fds=[theirs.fileno()], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                env={"PATH": RUN_ENV["PATH"], "LANG": "C.UTF-8"})
+        finally:
+            theirs.close()
+        self._sock = ours
+        bpf = _memfd("seccomp", seccomp_policy.compiled_bpf()) if mode != "none" else None
+        try:
+            protocol.send(ours, config, [bpf] if bpf is not None else [])
+        finally:
+            if bpf is not None:
+                os.close(bpf)
+        reply = self._receive(BOOT_TIMEOUT)
+        if reply is None or reply.get("op") != "ready":
+            error = reply.get("error") if reply else "the worker exited during start-up"
+            self.close()
+            raise SandboxError(f"sandbox slot {self.index} could not start ({mode} mode): {error}")
+        self.layers = reply["layers"]
+        self.python_version = reply["python"]
+        missing = sorted(layer for layer in self.config.required_layers if not self.layers.get(layer))
+        if missing:
+            reasons = "; ".join(self._cgroups.problems) if self._cgroups and self._cgroups.problems else ""
+            self.close()
+            raise IsolationUnavailable(
+                f"refusing to run untrusted code: isolation layers missing in {mode} mode: {', '.join(missing)}"
+                + (f" ({reasons})" if reasons else "")
+                + ". Fix the machine, lower SandboxConfig.required, or pass isolation='none' for trusted code.",
+                frozenset(missing))
+
+    def restart(self) -> None:
+        self.close()
+        self._start()
+
+    def close(self) -> None:
+        if self._sock is not None:
+            self._sock.close()
+            self._sock = None
+        if self._process is not None:
+            self._process.kill()
+            self._process.wait()
+            self._process = None
+        if self._cgroups is not None:
+            self._cgroups.close()
+            self._cgroups = None
+
+    @property
+    def pid(self) -> int | None:
+        """The pid of the slot's outer worker process (killing it fails the running job with SE)."""
+        return self._process.pid if self._process else None
+
+    # -- running jobs ---------------------------------------------------------------------------------
+
+    def run(self, job: Command | PythonProgram, stdin: bytes, limits: Limits) -> RunOutcome:
+        """Run one job. Raises :class:`SlotFailure` (after restarting the slot) if the worker died."""
+        fds: dict[str, int] = {}
+        try:
+            fds["stdin"] = _memfd("stdin", stdin)
+            for name in ("stdout", "stderr", "result"):
+                fds[name] = _memfd(name)
+            request: dict[str, Any] = {"limits": _limits_message(limits)}
+            if isinstance(job, PythonProgram):
+                token = secrets.token_bytes(TOKEN_BYTES)
+                fds["token"] = _memfd("token", token)
+                request["python"] = self._python_request(job, fds)
+                request["env"] = dict(RUN_ENV)
+            else:
+                token = b""
+                request["argv"] = list(job.argv)
+                request["env"] = job.env
+            request["fd_names"] = list(fds)
+            reply = self._exchange(request, list(fds.values()), limits.wall_backstop + REPLY_MARGIN)
+            return _outcome(reply, fds, limits, token)
+        finally:
+            for fd in fds.values():
+                os.close(fd)
+
+    def _python_request(self, job: PythonProgram, fds: dict[str, int]) -> dict[str, Any]:
+        code = job.code.encode("utf-8", "surrogateescape")
+        fds["code"] = _memfd("code", code)
+        request = {"kind": job.harness, "code_sha": hashlib.sha256(code).hexdigest()}
+        if job.harness == "assert":
+            test = (job.test_code or "").encode("utf-8", "surrogateescape")
+            fds["test"] = _memfd("test", test)
+            request["test_sha"] = hashlib.sha256(test).hexdigest()
+        if job.harness == "call":
+            request.update(fn_name=job.fn_name, args_json=job.args_json)
+        return request
+
+    def _exchange(self, request: dict[str, Any], fds: list[int], timeout: float) -> dict[str, Any]:
+        try:
+            if self._sock is None:
+                raise OSError("the slot is not running")
+            protocol.send(self._sock, request, fds)
+            reply = self._receive(timeout)
+        except OSError as exc:
+            reply = {"error": f"lost contact with the worker: {exc}"}
+            self._safe_restart()
+            raise SlotFailure(reply["error"]) from exc
+        if reply is None:
+            self._safe_restart()
+            raise SlotFailure("the worker process died while running the job")
+        return reply
+
+    def _receive(self, timeout: float) -> dict[str, Any] | None:
+        assert self._sock is not None
+        self._sock.settimeout(timeout)
+        try:
+            message, extra = protocol.recv(self._sock)
+        except TimeoutError as exc:
+            raise OSError("the worker did not answer in time") from exc
+        for fd in extra:
+            os.close(fd)
+        return message
+
+    def _safe_restart(self) -> None:
+        try:
+            self.restart()
+        except Exception:  # noqa: BLE001 - the next job will try again and report SE if it still fails
+            self.close()
+
+
+def _limits_message(limits: Limits) -> dict[str, Any]:
+    return {"cpu_time": limits.cpu_time, "wall_time": limits.wall_backstop, "memory_mb": limits.memory_mb,
+            "output_bytes": limits.output_bytes, "processes": limits.processes,
+            "file_size_bytes": limits.file_size_bytes, "open_files": limits.open_files}
+
+
+def _outcome(reply: dict[str, Any], fds: dict[str, int], limits: Limits, token: bytes) -> RunOutcome:
+    if "error" in reply:
+        return RunOutcome(system_error=reply["error"])
+    if "compile_error" in reply:
+        return RunOutcome(compile_error=reply["compile_error"])
+    stdout, stdout_cut = _read_capped(fds["stdout"], limits.output_bytes)
+    stderr, stderr_cut = _read_capped(fds["stderr"], limits.output_bytes)
+    harness, _ = _read_capped(fds["result"], limits.output_bytes)
+    if harness.startswith(b"judgebox-setup-failed:") and reply.get("exit_code") == 127:
+        return RunOutcome(system_error=harness.decode("utf-8", "replace").strip())
+    token_ok = bool(token) and harness.endswith(token)
+    return RunOutcome(
+        exit_code=reply["exit_code"], signal=reply["signal"], cpu_time=reply["cpu"], wall_time=reply["wall"],
+        memory_bytes=reply["memory"], stdout=stdout, stderr=stderr, stdout_truncated=stdout_cut,
+        stderr_truncated=stderr_cut, output_limit_exceeded=stdout_cut or stderr_cut, stopped=reply["stopped"],
+        out_of_memory=reply.get("oom", False), harness=harness[: -len(token)] if token_ok else harness,
+        token_ok=token_ok)
+
+
+def _read_capped(fd: int, cap: int) -> tuple[bytes, bool]:
+    size = os.fstat(fd).st_size
+    wanted = min(size, cap)
+    chunks, offset = [], 0
+    while offset < wanted:
+        chunk = os.pread(fd, min(wanted - offset, 16 << 20), offset)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        offset += len(chunk)
+    return b"".join(chunks), size > cap
+
+
+def _memfd(name: str, data: bytes = b"") -> int:
+    fd = os.memfd_create(f"judgebox-{name}", os.MFD_CLOEXEC)
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+    os.lseek(fd, 0, os.SEEK_SET)
+    return fd
+
+
+def _trusted_workdir() -> str:
+    import tempfile
+
+    return tempfile.mkdtemp(prefix="judgebox-trusted-")

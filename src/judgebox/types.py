@@ -1,0 +1,188 @@
+"""The records that flow through judgebox: limits, cases, submissions and their results.
+
+All records are frozen and slotted: they are shared between threads and never change after creation.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal
+
+from .errors import InvalidCases, InvalidCode, InvalidLimits
+from .verdicts import Verdict, headline
+
+MiB = 1024 * 1024
+MAX_CODE_BYTES = 4 * MiB  # larger "programs" are data dumps or attacks on the judge, not solutions
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """Resource limits for one run of a program.
+
+    TLE is decided on CPU time, so a busy machine does not fail a correct program; ``wall_time`` is only
+    a backstop for programs that sleep or block (by default ``2 * cpu_time + 1`` seconds).
+    """
+
+    cpu_time: float = 5.0
+    wall_time: float | None = None
+    memory_mb: int = 512
+    output_bytes: int = 64 * MiB
+    processes: int = 64  # processes and threads together, as the kernel counts them
+    file_size_bytes: int = 64 * MiB
+    open_files: int = 256
+
+    def __post_init__(self) -> None:
+        _check_range("cpu_time", self.cpu_time, 0.001, 3600)
+        if self.wall_time is not None:
+            _check_range("wall_time", self.wall_time, 0.001, 7200)
+        _check_range("memory_mb", self.memory_mb, 16, 64 * 1024)
+        _check_range("output_bytes", self.output_bytes, 1024, 4096 * MiB)
+        _check_range("processes", self.processes, 1, 4096)
+        _check_range("file_size_bytes", self.file_size_bytes, 1024, 16384 * MiB)
+        _check_range("open_files", self.open_files, 16, 65536)
+
+    @property
+    def wall_backstop(self) -> float:
+        return self.wall_time if self.wall_time is not None else 2 * self.cpu_time + 1.0
+
+    def replace(self, **changes: Any) -> Limits:
+        return replace(self, **changes)
+
+
+def _check_range(name: str, value: object, low: float, high: float) -> None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise InvalidLimits(f"{name} must be a number, got {type(value).__name__}")
+    if not math.isfinite(value) or not low <= value <= high:
+        raise InvalidLimits(f"{name}={value!r} is outside the allowed range [{low}, {high}]")
+
+
+CaseKind = Literal["stdio", "call", "assert"]
+
+
+@dataclass(frozen=True, slots=True)
+class Case:
+    """One test case, of one of three kinds.
+
+    - ``stdio``: ``stdin`` is given to the program, its stdout is checked against ``expected_output``;
+    - ``call``: ``fn_name(*args)`` is called and its return value compared with ``expected_value``;
+    - ``assert``: ``assert_code`` runs after the program and must run to its end.
+
+    Build them with :meth:`stdio`, :meth:`call` and :meth:`asserts`. ``limits`` overrides the
+    submission's limits for this case only.
+    """
+
+    kind: CaseKind
+    stdin: bytes = b""
+    expected_output: str | None = None
+    fn_name: str | None = None
+    args: tuple[Any, ...] = ()
+    expected_value: Any = None
+    assert_code: str | None = None
+    limits: Limits | None = None
+
+    @classmethod
+    def stdio(cls, stdin: str | bytes, expected_output: str, limits: Limits | None = None) -> Case:
+        if not isinstance(stdin, (str, bytes)):
+            raise InvalidCases(f"stdin must be str or bytes, got {type(stdin).__name__}")
+        if not isinstance(expected_output, str):
+            raise InvalidCases(f"expected output must be str, got {type(expected_output).__name__}")
+        data = stdin.encode("utf-8", "surrogateescape") if isinstance(stdin, str) else stdin
+        return cls("stdio", stdin=data, expected_output=expected_output, limits=limits)
+
+    @classmethod
+    def call(cls, fn_name: str, args: list[Any] | tuple[Any, ...], expected_value: Any,
+             limits: Limits | None = None) -> Case:
+        if not isinstance(fn_name, str) or not fn_name.isidentifier():
+            raise InvalidCases(f"fn_name must be a Python identifier, got {fn_name!r}")
+        if not isinstance(args, (list, tuple)):
+            raise InvalidCases(f"call arguments must be a list, got {type(args).__name__}")
+        return cls("call", fn_name=fn_name, args=tuple(args), expected_value=expected_value, limits=limits)
+
+    @classmethod
+    def asserts(cls, assert_code: str, limits: Limits | None = None) -> Case:
+        if not isinstance(assert_code, str) or not assert_code.strip():
+            raise InvalidCases("assert code must be a non-empty string")
+        return cls("assert", assert_code=assert_code, limits=limits)
+
+
+@dataclass(frozen=True, slots=True)
+class Submission:
+    """A program and everything needed to judge it."""
+
+    code: str
+    cases: tuple[Case, ...]
+    language: str = "python"
+    limits: Limits = field(default_factory=Limits)
+    checker: str = "tokens"
+    stop_on_first_failure: bool = False
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.code, str):
+            raise InvalidCode(f"code must be str, got {type(self.code).__name__}")
+        if not self.code.strip():
+            raise InvalidCode("code is empty")
+        if len(self.code.encode("utf-8", "surrogatepass")) > MAX_CODE_BYTES:
+            raise InvalidCode(f"code is larger than {MAX_CODE_BYTES // MiB} MiB")
+        if not self.cases:
+            raise InvalidCases("a submission needs at least one case")
+        if not all(isinstance(c, Case) for c in self.cases):
+            raise InvalidCases("cases must be Case records (see judgebox.cases.load_cases)")
+        if not isinstance(self.limits, Limits):
+            raise InvalidLimits("limits must be a judgebox.Limits")
+
+
+@dataclass(frozen=True, slots=True)
+class CaseResult:
+    """What one case did. ``stdout``/``stderr`` are decoded with replacement; raw bytes are kept."""
+
+    verdict: Verdict
+    cpu_time: float = 0.0  # seconds
+    wall_time: float = 0.0  # seconds
+    memory_bytes: int = 0  # peak
+    exit_code: int | None = None
+    signal: int | None = None
+    stdout_raw: bytes = b""
+    stderr_raw: bytes = b""
+    stdout_truncated: bool = False
+    stderr_truncated: bool = False
+    message: str = ""  # checker or judge message: why the verdict is what it is
+
+    @property
+    def stdout(self) -> str:
+        return self.stdout_raw.decode("utf-8", "replace")
+
+    @property
+    def stderr(self) -> str:
+        return self.stderr_raw.decode("utf-8", "replace")
+
+    @property
+    def passed(self) -> bool:
+        return self.verdict.passed
+
+
+@dataclass(frozen=True, slots=True)
+class JudgeResult:
+    """The judgement of a whole submission. ``score`` is passed cases over all cases."""
+
+    verdict: Verdict
+    cases: tuple[CaseResult, ...]
+    total: int
+    message: str = ""  # compile errors and judge-level messages
+    wall_time: float = 0.0  # seconds from submission to result
+    cpu_time: float = 0.0  # summed over cases
+
+    @property
+    def passed(self) -> int:
+        return sum(1 for c in self.cases if c.passed)
+
+    @property
+    def score(self) -> float:
+        return self.passed / self.total if self.total else 0.0
+
+    @classmethod
+    def fold(cls, cases: list[CaseResult], total: int, wall_time: float, message: str = "") -> JudgeResult:
+        verdict = headline([c.verdict for c in cases]) if cases else Verdict.SE
+        if len(cases) < total and verdict is Verdict.AC:  # cases skipped without a failure: never AC
+            verdict = Verdict.SE
+        return cls(verdict, tuple(cases), total, message, wall_time, sum(c.cpu_time for c in cases))
