@@ -84,8 +84,11 @@ class Confinement:
             # Without a cgroup the address-space limit is all there is; it is generous because it
             # counts reserved (not used) memory, which threaded runtimes reserve a lot of.
             resource.setrlimit(resource.RLIMIT_AS, (memory * 2 + (256 << 20),) * 2)
-        if not self.has_pids_cgroup and self.mode == "root":
-            resource.setrlimit(resource.RLIMIT_NPROC, (limits["processes"], limits["processes"]))
+        if not self.has_pids_cgroup and self.mode != "none":
+            # Counted per uid: the slot uid (root mode) or this user namespace's uid (user mode), whose
+            # only other processes are the zygote and its waiting parent.
+            nproc = limits["processes"] + (2 if self.mode == "user" else 0)
+            resource.setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))
 
 
 def _close_quietly(fd: int) -> None:

@@ -1,0 +1,144 @@
+"""The public API: sync and async entry points, threads, verl's case forms, bad input, harnesses."""
+
+from __future__ import annotations
+
+import asyncio
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+import judgebox
+from judgebox import Case, Limits, Verdict
+
+SUM = "a, b = map(int, input().split())\nprint(a + b)"
+
+
+def test_module_level_judge_takes_verl_form():
+    result = judgebox.judge(SUM, {"inputs": ["1 2", "5 5"], "outputs": ["3", "10"]})
+    assert (result.verdict, result.score, result.total) == (Verdict.AC, 1.0, 2)
+
+
+def test_async_twin_runs_many_at_once(judge):
+    async def main():
+        return await asyncio.gather(*(judge.judge_async(SUM, [Case.stdio(f"{i} {i}", str(2 * i))])
+                                      for i in range(20)))
+
+    results = asyncio.run(main())
+    assert [r.verdict for r in results] == [Verdict.AC] * 20
+
+
+def test_module_level_async():
+    result = asyncio.run(judgebox.judge_async("print(input())", [Case.stdio("x", "x")]))
+    assert result.verdict is Verdict.AC
+
+
+def test_many_threads_get_their_own_results(judge):
+    def one(i):
+        return judge.judge(f"print({i} * int(input()))", [Case.stdio("3", str(3 * i)), Case.stdio("0", "0")])
+
+    with ThreadPoolExecutor(48) as pool:
+        results = list(pool.map(one, range(200)))
+    assert all(r.verdict is Verdict.AC for r in results)
+    assert [r.cases[0].stdout.strip() for r in results] == [str(3 * i) for i in range(200)]
+
+
+def test_score_counts_every_case_and_headline_is_first_failure(judge):
+    cases = [Case.stdio("1 1", "2"), Case.stdio("1 1", "3"), Case.stdio("", ""), Case.stdio("2 2", "4")]
+    result = judge.judge(SUM, cases)
+    assert [c.verdict for c in result.cases] == [Verdict.AC, Verdict.WA, Verdict.RE, Verdict.AC]
+    assert (result.verdict, result.score) == (Verdict.WA, 0.5)
+
+
+def test_stop_on_first_failure_reports_cases_up_to_it(judge):
+    cases = [Case.stdio("1 1", "2"), Case.stdio("1 1", "3")] + [Case.stdio("2 2", "4")] * 5
+    result = judge.judge(SUM, cases, stop_on_first_failure=True)
+    assert [c.verdict for c in result.cases] == [Verdict.AC, Verdict.WA]
+    assert (result.verdict, result.total, result.score) == (Verdict.WA, 7, 1 / 7)
+
+
+def test_syntax_error_is_compile_error_with_message(judge):
+    result = judge.judge("def f(:\n  pass", [Case.stdio("", "")])
+    assert result.verdict is Verdict.CE
+    assert "SyntaxError" in result.message and result.score == 0.0
+
+
+def test_bad_input_raises_the_documented_errors(judge):
+    with pytest.raises(judgebox.UnknownLanguage, match="brainfuck"):
+        judge.judge(SUM, [Case.stdio("", "")], language="brainfuck")
+    with pytest.raises(judgebox.InvalidCases):
+        judge.judge(SUM, {"inputs": ["1"], "outputs": []})
+    with pytest.raises(judgebox.InvalidCode):
+        judge.judge("  ", [Case.stdio("", "")])
+    with pytest.raises(judgebox.UnknownChecker):
+        judge.judge(SUM, [Case.stdio("", "")], checker="nope")
+    assert issubclass(judgebox.UnknownLanguage, judgebox.JudgeboxError)
+
+
+def test_bad_submission_does_not_disturb_others_in_flight(judge):
+    def one(i):
+        try:
+            return judge.judge(SUM if i % 3 else "def (", {"inputs": ["1 2"], "outputs": ["3"]},
+                               language="python" if i % 5 else "cobol")
+        except judgebox.JudgeboxError as exc:
+            return exc
+
+    with ThreadPoolExecutor(16) as pool:
+        results = list(pool.map(one, range(60)))
+    for i, r in enumerate(results):
+        expected = judgebox.UnknownLanguage if i % 5 == 0 else Verdict.CE if i % 3 == 0 else Verdict.AC
+        assert (isinstance(r, expected) if isinstance(expected, type) else r.verdict is expected), (i, r)
+
+
+class TestCallHarness:
+    def test_values_come_back_through_a_side_channel(self, judge):
+        code = "def f(xs):\n    print('debug', xs)\n    return tuple(x * 2 for x in xs)"
+        result = judge.judge(code, {"inputs": ["[1, 2]"], "outputs": ["[2, 4]"], "fn_name": "f"})
+        assert result.verdict is Verdict.AC
+        assert "debug" in result.cases[0].stdout
+
+    def test_solution_method_wins_over_a_global_of_the_same_name(self, judge):
+        code = "import re\nfrom re import search\nclass Solution:\n    def search(self, x):\n        return x + 1"
+        assert judge.judge(code, {"inputs": ["1"], "outputs": ["2"], "fn_name": "search"}).verdict is Verdict.AC
+
+    def test_raising_is_a_runtime_error_not_a_pass(self, judge):
+        code = "def f(x):\n    raise ValueError('no')"
+        result = judge.judge(code, {"inputs": ["1"], "outputs": ["1"], "fn_name": "f"})
+        assert result.verdict is Verdict.RE and "ValueError" in result.cases[0].stderr
+
+    def test_missing_function_says_so(self, judge):
+        result = judge.judge("x = 1", {"inputs": ["1"], "outputs": ["1"], "fn_name": "f"})
+        assert result.verdict is Verdict.RE and "defines no function" in result.cases[0].stderr
+
+    def test_eq_override_does_not_fool_value_comparison(self, judge):
+        code = "class Any(int):\n    def __eq__(self, o): return True\ndef f(x):\n    return Any(0)"
+        assert judge.judge(code, {"inputs": ["1"], "outputs": ["5"], "fn_name": "f"}).verdict is Verdict.WA
+
+
+class TestAssertHarness:
+    TESTS = {"inputs": [""], "outputs": [None], "assert_case": ["assert f(2) == 4\nassert f(3) == 6"]}
+
+    def test_passes_only_when_asserts_run_to_the_end(self, judge):
+        assert judge.judge("def f(x): return 2 * x", self.TESTS).verdict is Verdict.AC
+        assert judge.judge("def f(x): return 4", self.TESTS).verdict is Verdict.WA
+
+    @pytest.mark.parametrize("trick", [
+        "import sys\nsys.exit(0)", "import os\nos._exit(0)", "raise SystemExit", "raise SystemExit(0)",
+        "import atexit, os\natexit.register(os._exit, 0)\nimport sys\nsys.exit(0)",
+        "import builtins\nbuiltins.AssertionError = type('X', (Exception,), {})",
+        "import os\nos.write(3, b'asserts\\n' + b'x' * 32)\nos._exit(0)",
+    ])
+    def test_leaving_early_never_passes(self, judge, trick):
+        assert judge.judge("def f(x): return 0\n" + trick, self.TESTS).verdict in (Verdict.WA, Verdict.RE)
+
+    def test_patched_builtins_are_restored_before_the_asserts(self, judge):
+        code = "import builtins\nbuiltins.abs = lambda x: 0\ndef f(x): return 1.0"
+        tests = {"inputs": [""], "outputs": [None], "assert_case": ["assert abs(f(1) - 2.0) < 1e-6"]}
+        assert judge.judge(code, tests).verdict is Verdict.WA
+
+
+def test_per_case_limits_override_the_submission(judge):
+    spin = "import sys\nn = int(input())\nwhile n: pass\nprint('done')"
+    cases = [Case.stdio("0", "done"), Case.stdio("1", "done", limits=Limits(cpu_time=0.3))]
+    result = judge.judge(spin, cases, limits=Limits(cpu_time=30))
+    assert [c.verdict for c in result.cases] == [Verdict.AC, Verdict.TLE]
+    assert result.cases[1].cpu_time < 2

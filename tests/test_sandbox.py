@@ -1,0 +1,180 @@
+"""The sandbox's limits and plumbing, through real runs: output, stdin, memory, time, processes."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import threading
+import time
+
+import pytest
+
+import judgebox
+from judgebox import Case, Limits, Verdict
+from judgebox.sandbox.slot import Command
+
+MiB = 1024 * 1024
+
+
+def run_command(judge, argv, stdin=b"", limits=Limits()):
+    return judge.pool.submit(Command(tuple(argv)), stdin, limits).result()
+
+
+class TestOutput:
+    def test_ten_megabytes_return_whole(self, judge):
+        line = "0123456789" * 10
+        code = f"import sys\nfor _ in range(100_000): sys.stdout.write({line!r} + '\\n')"
+        result = judge.judge(code, [Case.stdio("", (line + "\n") * 100_000)], checker="exact")
+        assert result.verdict is Verdict.AC
+        assert len(result.cases[0].stdout_raw) == 101 * 100_000 and not result.cases[0].stdout_truncated
+
+    def test_past_the_cap_is_ole_with_the_first_part_returned(self, judge):
+        code = "import sys\nwhile True: sys.stdout.write('y' * 65536)"
+        result = judge.judge(code, [Case.stdio("", "")], limits=Limits(output_bytes=MiB))
+        case = result.cases[0]
+        assert case.verdict is Verdict.OLE and case.stdout_truncated
+        assert case.stdout_raw == b"y" * MiB
+
+    def test_default_cap_stops_a_200_megabyte_flood(self, judge):
+        code = "import sys\nfor _ in range(200): sys.stdout.buffer.write(b'z' * (1 << 20))"
+        case = judge.judge(code, [Case.stdio("", "")]).cases[0]
+        assert case.verdict is Verdict.OLE and len(case.stdout_raw) == 64 * MiB and case.stdout_truncated
+
+    def test_stderr_flood_does_not_hang(self, judge):
+        code = "import sys\nwhile True: sys.stderr.write('e' * 4096)"
+        case = judge.judge(code, [Case.stdio("", "")], limits=Limits(cpu_time=2, output_bytes=4 * MiB)).cases[0]
+        assert case.verdict is Verdict.OLE and case.stderr_truncated
+
+    def test_non_utf8_output_is_kept_raw_and_decoded_with_replacement(self, judge):
+        case = judge.judge("import sys\nsys.stdout.buffer.write(b'ok\\xff\\xfe\\n')", [Case.stdio("", "ok")]).cases[0]
+        assert case.stdout_raw == b"ok\xff\xfe\n"
+        assert case.stdout == "ok\ufffd\ufffd\n"
+
+    def test_exec_program_gets_default_sigpipe_and_sigxfsz(self, judge):
+        outcome = run_command(judge, ["/usr/bin/yes"], limits=Limits(output_bytes=MiB))
+        assert outcome.output_limit_exceeded and outcome.signal == signal.SIGXFSZ
+
+
+def test_stdin_is_a_regular_file(judge):
+    code = "import os, stat\nst = os.fstat(0)\nprint(stat.S_ISREG(st.st_mode), os.read(0, st.st_size).decode())"
+    case = judge.judge(code, [Case.stdio("hello world", "True hello world")]).cases[0]
+    assert case.verdict is Verdict.AC, case.stdout
+
+
+class TestMemory:
+    def test_memory_bomb_is_mle(self, judge):
+        case = judge.judge("x = bytearray(1 << 30)\nprint(len(x))", [Case.stdio("", "")],
+                           limits=Limits(memory_mb=256)).cases[0]
+        assert case.verdict is Verdict.MLE
+        assert case.memory_bytes >= 200 * MiB
+
+    def test_peak_memory_is_reported(self, judge):
+        case = judge.judge("x = bytearray(100 << 20)\nx[::4096] = b'1' * len(x[::4096])\nprint(1)",
+                           [Case.stdio("", "1")]).cases[0]
+        assert case.verdict is Verdict.AC and 100 * MiB <= case.memory_bytes < 300 * MiB
+
+    def test_numpy_with_threads_runs_under_512_mib(self, judge):
+        code = ("import numpy as np\na = np.random.rand(400, 400)\nprint(round(float((a @ a.T).trace()) > 0))")
+        assert judge.judge(code, [Case.stdio("", "1")], limits=Limits(memory_mb=512)).verdict is Verdict.AC
+
+    def test_cpp_threads_run_under_512_mib(self, judge):
+        source = (b"#include <thread>\n#include <vector>\n#include <cstdio>\nint main(){std::vector<std::thread> t;"
+                  b"int s[8]={0};for(int i=0;i<8;i++)t.emplace_back([&s,i]{s[i]=i;});for(auto&x:t)x.join();"
+                  b"int r=0;for(int v:s)r+=v;printf(\"%d\\n\",r);}")
+        outcome = run_command(judge, ["/bin/sh", "-c", "g++ -O1 -pthread -x c++ - -o /tmp/a && /tmp/a"], source,
+                              Limits(memory_mb=512, cpu_time=30))
+        assert (outcome.exit_code, outcome.stdout) == (0, b"28\n"), outcome.stderr[-2000:]
+
+    def test_jvm_with_threads_runs_under_512_mib(self, judge):
+        source = (b"public class Main { public static void main(String[] a) throws Exception {"
+                  b" Thread[] t = new Thread[8]; for (int i = 0; i < 8; i++) { t[i] = new Thread(() -> {}); t[i].start(); }"
+                  b" for (Thread x : t) x.join(); System.out.println(\"ok \" + Runtime.getRuntime().maxMemory()); } }")
+        outcome = run_command(judge, ["/bin/sh", "-c", "cat > /tmp/Main.java && java /tmp/Main.java"], source,
+                              Limits(memory_mb=512, cpu_time=30))
+        assert outcome.exit_code == 0 and outcome.stdout.startswith(b"ok "), outcome.stderr[-2000:]
+        assert int(outcome.stdout.split()[1]) <= 512 * MiB  # the JVM sized its heap from the cgroup limit
+
+    def test_node_with_worker_threads_runs_under_512_mib(self, judge):
+        script = ("const {Worker}=require('worker_threads');let n=0;for(let i=0;i<4;i++){"
+                  "new Worker('1',{eval:true}).on('exit',()=>{if(++n==4)console.log('ok')})}")
+        outcome = run_command(judge, ["/usr/bin/node", "-e", script], limits=Limits(memory_mb=512, cpu_time=30))
+        assert (outcome.exit_code, outcome.stdout) == (0, b"ok\n"), outcome.stderr[-2000:]
+
+
+class TestTime:
+    def test_busy_loop_is_tle_on_cpu_time(self, judge):
+        case = judge.judge("while True: pass", [Case.stdio("", "")], limits=Limits(cpu_time=0.5)).cases[0]
+        assert case.verdict is Verdict.TLE and "CPU" in case.message and case.cpu_time >= 0.5
+
+    def test_sleeper_is_caught_by_the_wall_clock_backstop(self, judge):
+        case = judge.judge("import time\ntime.sleep(60)", [Case.stdio("", "")],
+                           limits=Limits(cpu_time=1, wall_time=1.5)).cases[0]
+        assert case.verdict is Verdict.TLE and "wall" in case.message and case.cpu_time < 0.5
+
+    def test_a_busy_machine_does_not_turn_a_correct_program_into_tle(self, judge):
+        # ~0.4 s of CPU under a 1 s CPU limit, while the host runs more busy processes than it has cores
+        code = "s = 0\nfor i in range(6_000_000): s += i\nprint(s)"
+        hogs = [subprocess.Popen(["/usr/bin/python3", "-c", "while True: pass"]) for _ in range(2 * os.cpu_count())]
+        try:
+            result = judge.judge(code, [Case.stdio("", str(sum(range(6_000_000))))] * 4,
+                                 limits=Limits(cpu_time=1.5, wall_time=60))
+        finally:
+            for hog in hogs:
+                hog.kill()
+                hog.wait()
+        assert [c.verdict for c in result.cases] == [Verdict.AC] * 4
+
+
+def test_process_limit_stops_thread_creation(judge):
+    code = ("import threading, time\nn = 0\ntry:\n    for _ in range(200):\n"
+            "        threading.Thread(target=time.sleep, args=(5,), daemon=True).start(); n += 1\n"
+            "except RuntimeError:\n    print('stopped at', n)")
+    case = judge.judge(code, [Case.stdio("", "")], limits=Limits(processes=16, cpu_time=2)).cases[0]
+    assert case.stdout.startswith("stopped at") and int(case.stdout.split()[-1]) < 16
+
+
+def test_file_size_limit(judge):
+    code = "try:\n    open('big', 'wb').write(b'x' * (4 << 20))\nexcept OSError as e:\n    print(e.errno)"
+    case = judge.judge(code, [Case.stdio("", "27")], limits=Limits(file_size_bytes=MiB, output_bytes=1024)).cases[0]
+    assert case.verdict is Verdict.AC, (case.stdout, case.stderr)
+
+
+def test_work_folder_is_private_and_wiped_between_runs(judge):
+    write = "open('/tmp/mark', 'w').write('x')\nimport os\nprint(os.getcwd(), sorted(os.listdir('.')))"
+    first = judge.judge(write, [Case.stdio("", "/tmp ['mark']")])
+    assert first.verdict is Verdict.AC, first.cases[0].stdout
+    check = "import os\nprint(sorted(os.listdir('/tmp')), sorted(os.listdir('/dev/shm')))"
+    assert judge.judge(check, [Case.stdio("", "[] []")] * 4).verdict is Verdict.AC
+
+
+def test_killing_a_slot_mid_run_is_se_and_the_slot_is_replaced():
+    with judgebox.Judge(slots=1) as judge:
+        slot = judge.pool.slots[0]
+        old_pid = slot.pid
+        threading.Timer(0.5, os.kill, (old_pid, signal.SIGKILL)).start()
+        started = time.monotonic()
+        result = judge.judge("import time\ntime.sleep(30)", [Case.stdio("", "")], limits=Limits(cpu_time=20))
+        assert result.verdict is Verdict.SE and time.monotonic() - started < 10
+        assert "died" in result.message
+        assert slot.pid != old_pid
+        assert judge.judge("print(2)", [Case.stdio("", "2")]).verdict is Verdict.AC
+
+
+def test_trusted_mode_is_an_explicit_opt_in(tmp_path):
+    with judgebox.Judge(judgebox.SandboxConfig(isolation="none"), slots=1) as judge:
+        assert judge.isolation()["seccomp"] is False
+        assert judge.judge("print(input())", [Case.stdio("x", "x")]).verdict is Verdict.AC
+
+
+def test_missing_required_layer_refuses_with_the_reason():
+    config = judgebox.SandboxConfig(required=frozenset({"user_namespace", "seccomp"}))
+    with pytest.raises(judgebox.IsolationUnavailable, match="user_namespace") as info:
+        judgebox.Judge(config, slots=1)
+    assert info.value.missing == frozenset({"user_namespace"})
+
+
+def test_isolation_report_lists_active_layers():
+    report = judgebox.isolation_report()
+    assert report["ok"] and report["missing"] == []
+    assert report["layers"]["landlock"] >= 1 and report["layers"]["seccomp"] is True
