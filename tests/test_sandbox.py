@@ -105,7 +105,7 @@ class TestMemory:
 class TestTime:
     def test_busy_loop_is_tle_on_cpu_time(self, judge):
         case = judge.judge("while True: pass", [Case.stdio("", "")], limits=Limits(cpu_time=0.5)).cases[0]
-        assert case.verdict is Verdict.TLE and "CPU" in case.message and case.cpu_time >= 0.5
+        assert case.verdict is Verdict.TLE and "CPU" in case.message and case.cpu_time >= 0.45
 
     def test_sleeper_is_caught_by_the_wall_clock_backstop(self, judge):
         case = judge.judge("import time\ntime.sleep(60)", [Case.stdio("", "")],
