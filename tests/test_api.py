@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from concurrent.futures import ThreadPoolExecutor
+from typing import ClassVar
 
 import pytest
 
@@ -115,7 +116,7 @@ class TestCallHarness:
 
 
 class TestAssertHarness:
-    TESTS = {"inputs": [""], "outputs": [None], "assert_case": ["assert f(2) == 4\nassert f(3) == 6"]}
+    TESTS: ClassVar[dict] = {"inputs": [""], "outputs": [None], "assert_case": ["assert f(2) == 4\nassert f(3) == 6"]}
 
     def test_passes_only_when_asserts_run_to_the_end(self, judge):
         assert judge.judge("def f(x): return 2 * x", self.TESTS).verdict is Verdict.AC

@@ -5,8 +5,8 @@ from __future__ import annotations
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from conftest import shared_data
 
+from conftest import shared_data
 from judgebox import Limits, Verdict
 
 # mbpp/123 needs about 5.5 s of CPU in CPython; the verdict is on CPU time, so a generous limit is enough.

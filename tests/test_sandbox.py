@@ -17,8 +17,8 @@ from judgebox.sandbox.slot import Command
 MiB = 1024 * 1024
 
 
-def run_command(judge, argv, stdin=b"", limits=Limits()):
-    return judge.pool.submit(Command(tuple(argv)), stdin, limits).result()
+def run_command(judge, argv, stdin=b"", limits=None):
+    return judge.pool.submit(Command(tuple(argv)), stdin, limits or Limits()).result()
 
 
 class TestOutput:
@@ -88,7 +88,8 @@ class TestMemory:
 
     def test_jvm_with_threads_runs_under_512_mib(self, judge):
         source = (b"public class Main { public static void main(String[] a) throws Exception {"
-                  b" Thread[] t = new Thread[8]; for (int i = 0; i < 8; i++) { t[i] = new Thread(() -> {}); t[i].start(); }"
+                  b" Thread[] t = new Thread[8];"
+                  b" for (int i = 0; i < 8; i++) { t[i] = new Thread(() -> {}); t[i].start(); }"
                   b" for (Thread x : t) x.join(); System.out.println(\"ok \" + Runtime.getRuntime().maxMemory()); } }")
         outcome = run_command(judge, ["/bin/sh", "-c", "cat > /tmp/Main.java && java /tmp/Main.java"], source,
                               Limits(memory_mb=512, cpu_time=30))

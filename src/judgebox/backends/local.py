@@ -65,7 +65,7 @@ class WorkerPool:
                 outcome = slot.run(job, stdin, limits)
             except SlotFailure as exc:
                 outcome = RunOutcome(system_error=str(exc))
-            except Exception as exc:  # noqa: BLE001 - one broken job must not stop the slot
+            except Exception as exc:
                 outcome = RunOutcome(system_error=f"{type(exc).__name__}: {exc}")
             future.set_result(outcome)
 

@@ -5,8 +5,8 @@ Adding a checker is one function and one entry in ``CHECKERS``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from ..errors import UnknownChecker
 from ..verdicts import Verdict

@@ -208,7 +208,7 @@ class Slot:
     def _safe_restart(self) -> None:
         try:
             self.restart()
-        except Exception:  # noqa: BLE001 - the next job will try again and report SE if it still fails
+        except Exception:
             self.close()
 
 

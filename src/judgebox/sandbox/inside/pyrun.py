@@ -72,10 +72,10 @@ def run(code: object, harness: dict, test_code: object | None, env: dict[str, st
 def _execute(code: object, namespace: dict, assertion_note: bool = False) -> int | None:
     """Run ``code``; ``None`` when it ran to its end, else the exit status it left with."""
     try:
-        exec(code, namespace)  # noqa: S102 - running the submission is the point
+        exec(code, namespace)
     except SystemExit as exc:
         return _exit_status(exc)
-    except BaseException as exc:  # noqa: BLE001 - every failure of user code is reported the same way
+    except BaseException as exc:
         _print_exception(exc)
         if assertion_note and isinstance(exc, AssertionError):
             _note(b"assertion-failed")
@@ -89,7 +89,7 @@ def _call(namespace: dict, fn_name: str, args_json: str) -> object:
     if isinstance(solution, type) and hasattr(solution, fn_name):
         try:
             target = getattr(solution(), fn_name)
-        except BaseException as exc:  # noqa: BLE001
+        except BaseException as exc:
             _print_exception(exc)
             _leave(1, None, None)
     elif callable(namespace.get(fn_name)):
@@ -102,7 +102,7 @@ def _call(namespace: dict, fn_name: str, args_json: str) -> object:
         value = target(*json.loads(args_json))
     except SystemExit as exc:
         _leave(_exit_status(exc), None, None)
-    except BaseException as exc:  # noqa: BLE001
+    except BaseException as exc:
         _print_exception(exc)
         _leave(1, None, None)
     return value
@@ -141,7 +141,7 @@ def _finish_like_python(status: int | None, stdout: io.TextIOWrapper, stderr: io
     try:
         threading._shutdown()  # type: ignore[attr-defined]
         atexit._run_exitfuncs()
-    except BaseException as exc:  # noqa: BLE001
+    except BaseException as exc:
         _print_exception(exc)
     _leave(0 if status is None else status, stdout, stderr)
 
@@ -155,7 +155,7 @@ def _flush(*streams: object) -> None:
     for stream in (sys.stdout, sys.stderr, *streams):
         try:
             stream.flush()  # type: ignore[union-attr]
-        except BaseException:  # noqa: BLE001 - a broken stream must not turn a result into a crash
+        except BaseException:
             pass
 
 
@@ -167,7 +167,7 @@ def _exit_status(exc: SystemExit) -> int:
         return code
     try:
         sys.stderr.write(f"{code}\n")
-    except BaseException:  # noqa: BLE001
+    except BaseException:
         pass
     return 1
 
@@ -175,7 +175,7 @@ def _exit_status(exc: SystemExit) -> int:
 def _print_exception(exc: BaseException) -> None:
     try:
         traceback.print_exception(type(exc), exc, exc.__traceback__, file=sys.__stderr__)
-    except BaseException:  # noqa: BLE001
+    except BaseException:
         pass
 
 

@@ -45,7 +45,7 @@ def main(sock_fd: int) -> None:
         if config["mode"] != "none":
             _enter_namespaces(config, sock)  # returns only in the new pid namespace's init
         zygote = Zygote(config, sock, seccomp_bpf)
-    except Exception as exc:  # noqa: BLE001 - tell the judge why the slot cannot start
+    except Exception as exc:
         where = traceback.extract_tb(exc.__traceback__)[-1]
         protocol.send(sock, {"op": "failed", "error": f"{type(exc).__name__}: {exc} "
                                                       f"(in {os.path.basename(where.filename)}:{where.lineno})"})
@@ -139,7 +139,7 @@ class Zygote:
                 return
             try:
                 reply = self.handle(request, fds)
-            except Exception as exc:  # noqa: BLE001 - a failed run is reported, the slot lives on
+            except Exception as exc:
                 reply = {"error": f"{type(exc).__name__}: {exc}"}
             finally:
                 for fd in fds:
@@ -224,7 +224,7 @@ class Zygote:
                 pyrun.run(code, request["python"], test, request["env"], self.snapshot)
             confine.reset_signals_for_exec()
             os.execve(request["argv"][0], request["argv"], request["env"])
-        except BaseException as exc:  # noqa: BLE001 - report to the judge, never fall back into the loop
+        except BaseException as exc:
             try:
                 os.write(confine.RESULT_FD, f"judgebox-setup-failed: {type(exc).__name__}: {exc}\n".encode())
             finally:
