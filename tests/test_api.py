@@ -143,3 +143,8 @@ def test_per_case_limits_override_the_submission(judge):
     result = judge.judge(spin, cases, limits=Limits(cpu_time=30))
     assert [c.verdict for c in result.cases] == [Verdict.AC, Verdict.TLE]
     assert result.cases[1].cpu_time < 2
+
+
+def test_test_code_that_does_not_compile_is_a_system_error_not_a_wrong_answer(judge):
+    result = judge.judge("def f(x): return x", {"inputs": [""], "outputs": [None], "assert_case": ["assert f(1) =="]})
+    assert result.verdict is Verdict.SE and "test code does not compile" in result.message

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from typing import Any
 
@@ -19,7 +20,7 @@ def isolation_report(config: SandboxConfig | None = None) -> dict[str, Any]:
     config = config or SandboxConfig()
     report: dict[str, Any] = {"mode": config.mode, "euid": os.geteuid(), "required": sorted(config.required_layers)}
     try:
-        slot = Slot(config.__class__(**{**config.__dict__, "required": frozenset()}))
+        slot = Slot(dataclasses.replace(config, required=frozenset()))
     except JudgeboxError as exc:
         return {**report, "python": None, "layers": {}, "missing": report["required"], "ok": False,
                 "error": str(exc)}

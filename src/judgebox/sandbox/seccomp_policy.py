@@ -13,6 +13,8 @@ import functools
 import os
 import socket
 
+from ..errors import SandboxError
+
 DENIED = (
     # other processes' memory and control
     "ptrace", "process_vm_readv", "process_vm_writev", "pidfd_getfd", "kcmp",
@@ -34,7 +36,11 @@ NAMESPACE_FLAGS = (0x00020000, 0x04000000, 0x08000000, 0x10000000, 0x20000000, 0
 @functools.lru_cache(maxsize=1)
 def compiled_bpf() -> bytes:
     """The policy as a classic-BPF program, ready for ``prctl(PR_SET_SECCOMP)``."""
-    import pyseccomp as seccomp
+    try:
+        import pyseccomp as seccomp
+    except (ImportError, OSError) as exc:
+        raise SandboxError(f"libseccomp is not available ({exc}); as root run: apt-get install -y libseccomp2"
+                           ) from None
 
     rules = seccomp.SyscallFilter(defaction=seccomp.ALLOW)
     deny = seccomp.ERRNO(errno.EPERM)

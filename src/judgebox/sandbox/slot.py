@@ -106,6 +106,9 @@ class Slot:
         reply = self._receive(BOOT_TIMEOUT)
         if reply is None or reply.get("op") != "ready":
             error = reply.get("error") if reply else "the worker exited during start-up"
+            if mode == "user":
+                error += (" (user mode needs unprivileged user namespaces: check sysctl "
+                          "kernel.unprivileged_userns_clone and the container's seccomp profile, or run as root)")
             self.close()
             raise SandboxError(f"sandbox slot {self.index} could not start ({mode} mode): {error}")
         self.layers = reply["layers"]

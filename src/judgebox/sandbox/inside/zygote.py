@@ -156,8 +156,8 @@ class Zygote:
                 return {"compile_error": error}
             if harness["kind"] == "assert":
                 test, error = self._compile(harness["test_sha"], named["test"], pyrun.TEST_FILE)
-                if error:
-                    return {"compile_error": "in the test code: " + error}
+                if error:  # bad test data is the judge's input failing, not the program
+                    return {"error": "the test code does not compile: " + error}
         return self._run(request, named, code, test)
 
     def _compile(self, sha: str, fd: int, confine_filename: str) -> tuple[object, str | None]:
