@@ -29,6 +29,11 @@ DENIED = (
     "swapoff", "acct", "quotactl", "syslog", "iopl", "ioperm", "settimeofday", "clock_settime",
     "clock_adjtime", "adjtimex", "sethostname", "setdomainname", "vhangup", "open_by_handle_at",
     "name_to_handle_at", "lookup_dcookie", "fanotify_init", "uselib",
+    # SysV IPC and POSIX message queues live in the slot's IPC namespace, which outlives a run: denied so
+    # no run can leave memory or messages behind for the next (POSIX shared memory in /dev/shm is wiped)
+    "shmget", "shmat", "shmdt", "shmctl", "msgget", "msgsnd", "msgrcv", "msgctl", "semget", "semop",
+    "semtimedop", "semctl", "mq_open", "mq_unlink", "mq_timedsend", "mq_timedreceive", "mq_notify",
+    "mq_getsetattr",
 )
 NAMESPACE_FLAGS = (0x00020000, 0x04000000, 0x08000000, 0x10000000, 0x20000000, 0x40000000, 0x02000000)
 

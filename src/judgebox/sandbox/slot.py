@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import itertools
 import os
 import secrets
@@ -165,22 +164,22 @@ class Slot:
                 request["env"] = job.env
             request["fd_names"] = list(fds)
             reply = self._exchange(request, list(fds.values()), limits.wall_backstop + REPLY_MARGIN)
-            return _outcome(reply, fds, limits, token)
+            outcome = _outcome(reply, fds, limits, token)
+            if "retire" in reply:  # the run is judged; the slot it dirtied is not used again
+                self._safe_restart()
+            return outcome
         finally:
             for fd in fds.values():
                 os.close(fd)
 
-    def _python_request(self, job: PythonProgram, fds: dict[str, int]) -> dict[str, Any]:
-        code = job.code.encode("utf-8", "surrogateescape")
-        fds["code"] = _memfd("code", code)
-        request = {"kind": job.harness, "code_sha": hashlib.sha256(code).hexdigest()}
+    @staticmethod
+    def _python_request(job: PythonProgram, fds: dict[str, int]) -> dict[str, Any]:
+        fds["code"] = _memfd("code", job.code.encode("utf-8", "surrogateescape"))
         if job.harness == "assert":
-            test = (job.test_code or "").encode("utf-8", "surrogateescape")
-            fds["test"] = _memfd("test", test)
-            request["test_sha"] = hashlib.sha256(test).hexdigest()
+            fds["test"] = _memfd("test", (job.test_code or "").encode("utf-8", "surrogateescape"))
         if job.harness == "call":
-            request.update(fn_name=job.fn_name, args_json=job.args_json)
-        return request
+            fds["args"] = _memfd("args", job.args_json.encode())
+        return {"kind": job.harness, "fn_name": job.fn_name}
 
     def _exchange(self, request: dict[str, Any], fds: list[int], timeout: float) -> dict[str, Any]:
         try:
@@ -224,18 +223,23 @@ def _limits_message(limits: Limits) -> dict[str, Any]:
 def _outcome(reply: dict[str, Any], fds: dict[str, int], limits: Limits, token: bytes) -> RunOutcome:
     if "error" in reply:
         return RunOutcome(system_error=reply["error"])
-    if "compile_error" in reply:
-        return RunOutcome(compile_error=reply["compile_error"])
     stdout, stdout_cut = _read_capped(fds["stdout"], limits.output_bytes)
     stderr, stderr_cut = _read_capped(fds["stderr"], limits.output_bytes)
-    harness, _ = _read_capped(fds["result"], limits.output_bytes)
-    if harness.startswith(b"judgebox-setup-failed:") and reply.get("exit_code") == 127:
+    harness, harness_cut = _read_capped(fds["result"], limits.output_bytes)
+    note, _, detail = harness.partition(b"\n")
+    failed = reply["exit_code"] not in (0, None)
+    if failed and note == b"compile-error":
+        return RunOutcome(compile_error=detail.decode("utf-8", "replace"), cpu_time=reply["cpu"])
+    if failed and note == b"test-compile-error":  # bad test data is the caller's, never the program's
+        return RunOutcome(system_error="the test code does not compile: " + detail.decode("utf-8", "replace"))
+    if harness.startswith(b"judgebox-setup-failed:") and reply["exit_code"] == 127:
         return RunOutcome(system_error=harness.decode("utf-8", "replace").strip())
-    token_ok = bool(token) and harness.endswith(token)
+    token_ok = bool(token) and harness.endswith(token) and not harness_cut
     return RunOutcome(
         exit_code=reply["exit_code"], signal=reply["signal"], cpu_time=reply["cpu"], wall_time=reply["wall"],
         memory_bytes=reply["memory"], stdout=stdout, stderr=stderr, stdout_truncated=stdout_cut,
-        stderr_truncated=stderr_cut, output_limit_exceeded=stdout_cut or stderr_cut, stopped=reply["stopped"],
+        stderr_truncated=stderr_cut, output_limit_exceeded=stdout_cut or stderr_cut or harness_cut,
+        stopped=reply["stopped"],
         out_of_memory=reply.get("oom", False), harness=harness[: -len(token)] if token_ok else harness,
         token_ok=token_ok)
 

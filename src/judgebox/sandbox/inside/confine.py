@@ -32,7 +32,8 @@ class Confinement:
         self.seccomp = seccomp
 
     def enter(self, limits: dict, stdio: tuple[int, int, int], result_fd: int, token_fd: int | None) -> None:
-        os.setsid()  # own session and process group: nothing from the zygote's terminal reaches it
+        if self.mode == "none":
+            os.setsid()  # its own process group, which is what the zygote kills when the run ends
         self._arrange_fds(stdio, result_fd, token_fd)
         if self.mode == "root":
             with open("/proc/self/oom_score_adj", "w") as f:  # the run, never the zygote, dies on OOM

@@ -18,6 +18,7 @@ from __future__ import annotations
 import builtins
 import io
 import json
+import linecache
 import os
 import sys
 import traceback
@@ -25,12 +26,13 @@ from os import _exit, ftruncate, lseek, pwrite, sendfile  # bound before user co
 
 from .confine import RESULT_FD, TOKEN_FD
 
+_BUILTINS = builtins
 TOKEN_BYTES = 32
 SOLUTION_FILE = "solution.py"
 TEST_FILE = "tests.py"
 # Modules whose state the assert code may rely on; restored from the zygote's snapshot before it runs.
-GUARDED_MODULES = ("builtins", "math", "cmath", "operator", "re", "string", "json", "functools",
-                   "itertools", "collections", "random", "os")
+GUARDED_MODULES = ("builtins", "math", "cmath", "operator", "re", "string", "json", "json.encoder",
+                   "json.decoder", "json.scanner", "functools", "itertools", "collections", "random", "os")
 
 
 def snapshot_modules() -> dict[str, tuple[object, dict]]:
@@ -38,19 +40,28 @@ def snapshot_modules() -> dict[str, tuple[object, dict]]:
             for name in GUARDED_MODULES if name in sys.modules}
 
 
-def run(code: object, harness: dict, test_code: object | None, env: dict[str, str],
+def run(sources: dict[str, bytes], harness: dict, env: dict[str, str],
         snapshot: dict[str, tuple[object, dict]]) -> None:
     _forget_judgebox()
     stdout, stderr = _fresh_stdio()
     os.environ.clear()
     os.environ.update(env)
     sys.argv = [SOLUTION_FILE]
-    if "random" in sys.modules:
-        sys.modules["random"].seed()  # a fresh interpreter seeds from urandom; so does each run
-    main = type(sys)("__main__")
-    main.__dict__.update(__builtins__=builtins, __file__=SOLUTION_FILE)
-    sys.modules["__main__"] = main
+    try:
+        _judge(sources, harness, snapshot, stdout, stderr)
+    except BaseException as exc:  # noqa: BLE001 - anything escaping here was caused by the program
+        _print_exception(exc)
+    _leave(1, stdout, stderr)
+
+
+def _judge(sources: dict[str, bytes], harness: dict, snapshot: dict[str, tuple[object, dict]],
+           stdout: io.TextIOWrapper, stderr: io.TextIOWrapper) -> None:
     kind = harness["kind"]
+    code = _compile(sources["code"], SOLUTION_FILE, b"compile-error")
+    test = _compile(sources["test"], TEST_FILE, b"test-compile-error") if kind == "assert" else None
+    main = type(sys)("__main__")
+    main.__dict__.update(__builtins__=_BUILTINS, __file__=SOLUTION_FILE)
+    sys.modules["__main__"] = main
 
     status = _execute(code, main.__dict__)
     if kind == "stdio":
@@ -59,14 +70,27 @@ def run(code: object, harness: dict, test_code: object | None, env: dict[str, st
         _leave(status, stdout, stderr)
     if kind == "assert":
         _restore(snapshot)
-        status = _execute(test_code, main.__dict__, assertion_note=True)
+        main.__dict__["__builtins__"] = _BUILTINS
+        status = _execute(test, main.__dict__, assertion_note=True)
         if status is not None:
             _leave(status, stdout, stderr)
         _pass(b"asserts", stdout, stderr)
     if kind == "call":
-        value = _call(main.__dict__, harness["fn_name"], harness["args_json"])
+        value = _call(main.__dict__, harness["fn_name"], sources["args"])
+        _restore(snapshot)
         _pass(json.dumps({"value": value}, default=_encode_other, allow_nan=True).encode(), stdout, stderr)
-    _leave(70, stdout, stderr)
+
+
+def _compile(source: bytes, filename: str, failure_note: bytes) -> object:
+    text = source.decode("utf-8", "surrogateescape")
+    try:
+        code = compile(text, filename, "exec", dont_inherit=True)
+    except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError) as exc:
+        message = "".join(traceback.format_exception_only(type(exc), exc)).strip()
+        _note(failure_note + b"\n" + message.encode("utf-8", "replace"))
+        _exit(1)
+    linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)  # for tracebacks
+    return code
 
 
 def _execute(code: object, namespace: dict, assertion_note: bool = False) -> int | None:
@@ -83,7 +107,7 @@ def _execute(code: object, namespace: dict, assertion_note: bool = False) -> int
     return None
 
 
-def _call(namespace: dict, fn_name: str, args_json: str) -> object:
+def _call(namespace: dict, fn_name: str, args_json: bytes) -> object:
     solution = namespace.get("Solution")
     target = None
     if isinstance(solution, type) and hasattr(solution, fn_name):
@@ -164,7 +188,7 @@ def _exit_status(exc: SystemExit) -> int:
     if code is None:
         return 0
     if isinstance(code, int):
-        return code
+        return int.__int__(code)  # the value itself, as the interpreter takes it, whatever the subclass says
     try:
         sys.stderr.write(f"{code}\n")
     except BaseException:

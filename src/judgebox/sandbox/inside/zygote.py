@@ -11,12 +11,9 @@ then kills everything left in the namespace, wipes the work folder and replies w
 
 from __future__ import annotations
 
-import hashlib
-import linecache
 import os
 import resource
 import select
-import shutil
 import signal
 import socket
 import sys
@@ -24,12 +21,12 @@ import time
 import traceback
 
 from . import confine, kernel, landlock, protocol, pyrun
+from .accounting import CgroupAccounting
 
 PREIMPORTS = ("abc", "array", "bisect", "collections", "copy", "dataclasses", "datetime", "decimal", "enum",
               "fractions", "functools", "hashlib", "heapq", "io", "itertools", "json", "math", "operator",
               "random", "re", "statistics", "string", "struct", "textwrap", "typing", "unicodedata",
               "atexit", "threading", "traceback")
-CODE_CACHE_SIZE = 64
 
 
 def main(sock_fd: int) -> None:
@@ -112,6 +109,7 @@ class Zygote:
             os.close(ruleset_fd)
             ruleset_fd = high
             self.layers["landlock"] = abi
+        self.accounting = CgroupAccounting(self.cgroups)
         seccomp = kernel.SeccompProgram(seccomp_bpf) if seccomp_bpf and config["mode"] != "none" else None
         self.layers["seccomp"] = seccomp is not None
         self.confinement = confine.Confinement(config, ruleset_fd, seccomp)
@@ -127,8 +125,6 @@ class Zygote:
         for name in PREIMPORTS:
             __import__(name)
         self.snapshot = pyrun.snapshot_modules()
-        self.codes: dict[str, object] = {}
-        self.memory_limit_written = -1
 
     # -- the loop -------------------------------------------------------------------------------------
 
@@ -147,49 +143,19 @@ class Zygote:
             protocol.send(self.sock, reply)
 
     def handle(self, request: dict, fds: list[int]) -> dict:
-        named = dict(zip(request["fd_names"], fds))
-        code = test = None
-        if "python" in request:
-            harness = request["python"]
-            code, error = self._compile(harness["code_sha"], named["code"], confine_filename=pyrun.SOLUTION_FILE)
-            if error:
-                return {"compile_error": error}
-            if harness["kind"] == "assert":
-                test, error = self._compile(harness["test_sha"], named["test"], pyrun.TEST_FILE)
-                if error:  # bad test data is the judge's input failing, not the program
-                    return {"error": "the test code does not compile: " + error}
-        return self._run(request, named, code, test)
-
-    def _compile(self, sha: str, fd: int, confine_filename: str) -> tuple[object, str | None]:
-        if sha in self.codes:
-            return self.codes[sha], None
-        source = _read_all(fd)
-        if hashlib.sha256(source).hexdigest() != sha:
-            raise ValueError("code does not match its hash")
-        text = source.decode("utf-8", "surrogateescape")
-        try:
-            code = compile(text, confine_filename, "exec", dont_inherit=True)
-        except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError) as exc:
-            return None, "".join(__import__("traceback").format_exception_only(type(exc), exc)).strip()
-        if len(self.codes) >= CODE_CACHE_SIZE:
-            self.codes.pop(next(iter(self.codes)))
-        self.codes[sha] = code
-        linecache.cache[confine_filename] = (len(text), None, text.splitlines(True), confine_filename)
-        return code, None
+        return self._run(request, dict(zip(request["fd_names"], fds)))
 
     # -- one run --------------------------------------------------------------------------------------
 
-    def _run(self, request: dict, fds: dict[str, int], code: object, test: object) -> dict:
+    def _run(self, request: dict, fds: dict[str, int]) -> dict:
         limits = request["limits"]
-        if "python" in request:  # tracebacks should show the lines of the program being run
-            linecache.cache.pop(pyrun.SOLUTION_FILE, None)
-        memory0 = self._prepare_cgroups(limits)
-        cpu0 = self._cpu_ns()
+        self.accounting.prepare(limits)
+        cpu0 = self.accounting.cpu_ns()
         self_cpu0 = _self_cpu()
         started = time.monotonic()
         pid = os.fork()
         if pid == 0:
-            self._child(request, fds, code, test)
+            self._child(request, fds)
         pidfd = os.pidfd_open(pid)
         try:
             stopped = self._supervise(pid, pidfd, limits, started, cpu0)
@@ -203,25 +169,28 @@ class Zygote:
             reply["signal"] = os.WTERMSIG(status)
         else:
             reply["exit_code"] = os.WEXITSTATUS(status)
-        if cpu0 is not None:
-            reply["cpu"] = max(0.0, (self._cpu_ns() - cpu0) / 1e9 - (_self_cpu() - self_cpu0))
+        if cpu0 is not None:  # the whole run, every process of it; minus the zygote's own share
+            reply["cpu"] = max(0.0, (self.accounting.cpu_ns() - cpu0) / 1e9 - (_self_cpu() - self_cpu0))
         else:
             reply["cpu"] = usage.ru_utime + usage.ru_stime
-        reply["memory"] = usage.ru_maxrss * 1024
-        if memory0 is not None:
-            peak = _read_int(self.cgroups["memory"], "memory.max_usage_in_bytes") - memory0["usage"]
-            reply["memory"] = max(reply["memory"], peak)
-            reply["oom"] = _oom_kills(self.cgroups["memory"]) > memory0["oom_kills"]
-        self._wipe_workdir()
+        reply["memory"] = max(usage.ru_maxrss * 1024, self.accounting.memory_peak() or 0)
+        reply["oom"] = self.accounting.oom_killed()
+        try:
+            self._wipe_workdir()
+        except OSError as exc:  # the reply still stands; the judge replaces this slot before its next run
+            reply["retire"] = f"could not wipe the work folder: {exc}"
         return reply
 
-    def _child(self, request: dict, fds: dict[str, int], code: object, test: object) -> None:
+    def _child(self, request: dict, fds: dict[str, int]) -> None:
         try:
             self.sock.close()
+            # Python sources are read here but compiled only once confined: the zygote never holds a
+            # submission (later runs fork from it), and a compile bomb meets the run's limits.
+            sources = {name: _read_all(fds[name]) for name in ("code", "test", "args") if name in fds}
             self.confinement.enter(request["limits"], (fds["stdin"], fds["stdout"], fds["stderr"]),
                                    fds["result"], fds.get("token"))
             if "python" in request:
-                pyrun.run(code, request["python"], test, request["env"], self.snapshot)
+                pyrun.run(sources, request["python"], request["env"], self.snapshot)
             confine.reset_signals_for_exec()
             os.execve(request["argv"][0], request["argv"], request["env"])
         except BaseException as exc:
@@ -258,30 +227,13 @@ class Zygote:
 
     def _cpu_used(self, pid: int, cpu0: int | None) -> float:
         if cpu0 is not None:
-            return (self._cpu_ns() - cpu0) / 1e9
+            return (self.accounting.cpu_ns() - cpu0) / 1e9
         try:
             with open(f"/proc/{pid}/stat", "rb") as f:
                 fields = f.read().rsplit(b")", 1)[1].split()
             return sum(int(x) for x in fields[11:15]) / os.sysconf("SC_CLK_TCK")
         except (OSError, IndexError, ValueError):
             return 0.0
-
-    def _cpu_ns(self) -> int | None:
-        return _read_int(self.cgroups["cpuacct"], "cpuacct.usage") if "cpuacct" in self.cgroups else None
-
-    def _prepare_cgroups(self, limits: dict) -> dict | None:
-        if "pids" in self.cgroups:  # the zygote and its outer parent count too
-            _write(self.cgroups["pids"], "pids.max", str(limits["processes"] + 2))
-        if "memory" not in self.cgroups:
-            return None
-        path = self.cgroups["memory"]
-        usage = _read_int(path, "memory.usage_in_bytes")
-        wanted = usage + limits["memory_mb"] * 1024 * 1024
-        if abs(wanted - self.memory_limit_written) > 4 << 20:
-            _write(path, "memory.limit_in_bytes", str(wanted))
-            self.memory_limit_written = wanted
-        _write(path, "memory.max_usage_in_bytes", "0")
-        return {"usage": _read_int(path, "memory.usage_in_bytes"), "oom_kills": _oom_kills(path)}
 
     def _kill_leftovers(self, pid: int) -> None:
         """Kill every process the run left behind (daemons included) and reap them all."""
@@ -304,15 +256,27 @@ class Zygote:
                 return
 
     def _wipe_workdir(self) -> None:
-        if not self.in_pid_namespace:
-            return
-        for folder in (self.config["workdir"], "/dev/shm"):
+        folders = [self.config["workdir"]] + (["/dev/shm"] if self.in_pid_namespace else [])
+        for folder in folders:
             os.chmod(folder, 0o700)
-            for entry in os.scandir(folder):
+            _empty_folder(folder)
+
+
+def _empty_folder(top: str) -> None:
+    """Remove everything below ``top`` without recursion (a run may leave a tree thousands deep)."""
+    pending = [top]
+    emptied: list[str] = []
+    while pending:
+        folder = pending.pop()
+        emptied.append(folder)
+        with os.scandir(folder) as entries:
+            for entry in entries:
                 if entry.is_dir(follow_symlinks=False):
-                    shutil.rmtree(entry.path, ignore_errors=True)
+                    pending.append(entry.path)
                 else:
                     os.unlink(entry.path)
+    for folder in reversed(emptied[1:]):  # children before their parents
+        os.rmdir(folder)
 
 
 def _kill(pid: int) -> None:
@@ -334,21 +298,3 @@ def _read_all(fd: int) -> bytes:
         chunks.append(chunk)
         offset += len(chunk)
     return b"".join(chunks)
-
-
-def _read_int(folder: str, name: str) -> int:
-    with open(os.path.join(folder, name), "rb") as f:
-        return int(f.read())
-
-
-def _write(folder: str, name: str, value: str) -> None:
-    with open(os.path.join(folder, name), "w") as f:
-        f.write(value)
-
-
-def _oom_kills(folder: str) -> int:
-    with open(os.path.join(folder, "memory.oom_control")) as f:
-        for line in f:
-            if line.startswith("oom_kill "):
-                return int(line.split()[1])
-    return 0

@@ -1,0 +1,10 @@
+# attack: leave a directory tree 3000 levels deep in the work folder for the zygote to clean up
+# expect: AC
+# judge: fresh
+# untouched: slot-reusable no-leftovers
+import os
+
+for _ in range(3000):
+    os.mkdir("d")
+    os.chdir("d")
+print("blocked")

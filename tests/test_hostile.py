@@ -1,0 +1,275 @@
+"""The hostile battery: each program in tests/hostile/ attacks the sandbox while an honest submission runs.
+
+A program's header says what it attacks, which verdicts a correct judge may give it, and which
+post-conditions on the host must still hold afterwards (``CHECKS``). Attacks that merely fail print
+nothing and the program ends with ``blocked``; an attack that works prints what it got (``LEAKED ...``,
+``WROTE ...``), which turns the verdict into WA and fails the test. ``# known-gap:`` marks a weakness
+that is known and not fixed yet: the test is then a strict xfail, so fixing it forces the header off.
+
+Other headers: ``# kind:`` stdio (empty stdin, expected ``# output:``, default ``blocked``), assert (the
+``# assert:`` lines run after the program) or call (``# call:`` a function with ``# args:``, expecting
+``# returns:``, both JSON); ``# limits: cpu_time=1 memory_mb=128 ...``; ``# cases: N`` runs the case N times in one
+submission; ``# repeat: N`` repeats the program's body (below the header) N times; ``# judge: fresh`` uses a
+private one-slot Judge, for attacks that persist in a slot or break it and must not spoil the shared one.
+
+Placeholders in the programs are filled in by the test: ``{CANARY_PATHS}``, ``{MARKER}``, ``{TCP_PORT}``,
+``{UNIX_NAME}``, ``{SLEEPER_TAG}``. Secrets have the shape ``jbx-secret-<kind>-<hex>`` so programs can hunt
+for them generically, but only the test knows their values.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import secrets
+import socket
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+import judgebox
+from judgebox import Case, Limits, Verdict
+
+HOSTILE = Path(__file__).with_name("hostile")
+SLOT_UIDS = range(61000, 62000)
+BASE_LIMITS = Limits(cpu_time=2, memory_mb=256)
+HEADERS = {"attack", "expect", "kind", "assert", "call", "args", "returns", "output", "limits", "untouched", "cases",
+           "repeat", "judge", "known-gap"}
+
+# Set at import, before the session's Judge starts its slots: were the environment to leak into the
+# sandbox, this is the value that would leak.
+ENV_SECRET = os.environ["JUDGEBOX_TEST_SECRET"] = f"jbx-secret-env-{secrets.token_hex(8)}"
+CANARY_SECRET = f"jbx-secret-canary-{secrets.token_hex(8)}"
+HONEST_SECRET = f"jbx-secret-honest-{secrets.token_hex(8)}"  # in the honest program's code
+HIDDEN_SECRET = f"jbx-secret-hidden-{secrets.token_hex(8)}"  # in a hidden assert of an earlier submission
+HONEST = f'SECRET = "{HONEST_SECRET}"\nprint(sum(map(int, input().split())))\n'
+CLEAN_SLATE = ("import os\nleft = os.listdir('/tmp') + os.listdir('/dev/shm')\n"
+               "left += [t for t in ('shm', 'msg', 'sem') if len(open('/proc/sysvipc/' + t).readlines()) > 1]\n"
+               "print(left or 'clean')\n")
+MARKER_FOLDERS = ("/tmp", "/var/tmp", "/dev/shm", "/root", "/etc", "/usr", "/usr/local/bin", "/work", "/work/main",
+                  "/run", "/home", "/opt", "/var/lib")
+
+
+def parse(path: Path) -> dict[str, list[str]]:
+    """The ``# name: value`` lines at the top of a program; a name may repeat (``# assert:``), and a line
+    ``#   more`` (two or more spaces) continues the previous value."""
+    headers: dict[str, list[str]] = {}
+    for line in path.read_text().splitlines():
+        match = re.fullmatch(r"# ([a-z-]+): (.*)", line)
+        if match:
+            assert match[1] in HEADERS, f"{path.name}: unknown header {match[1]!r}"
+            headers.setdefault(match[1], []).append(match[2].strip())
+        elif headers and re.fullmatch(r"#  +\S.*", line):
+            values = headers[list(headers)[-1]]
+            values[-1] += " " + line[1:].strip()
+        else:
+            break
+    return headers
+
+
+def _params() -> list:
+    params = []
+    for path in sorted(HOSTILE.glob("*.py")):
+        gap = parse(path).get("known-gap")
+        marks = [pytest.mark.xfail(reason=f"known-gap: {gap[0]}", strict=True, raises=AssertionError)] if gap else []
+        params.append(pytest.param(path, id=path.stem, marks=marks))
+    return params
+
+
+@dataclass
+class Host:
+    """What the host holds during the battery: things the programs must not read, touch or reach."""
+
+    judge: judgebox.Judge  # the session's
+    canaries: dict[Path, str]
+    sleeper: subprocess.Popen  # its last argument is a tag the programs look for
+    tcp: socket.socket  # listening on 127.0.0.1
+    unix: socket.socket  # listening on an abstract address
+
+
+@pytest.fixture(scope="module")
+def host(judge):
+    """Canaries (root's home, /var/tmp, the host's /tmp), a sleeper, loopback listeners; and slots primed with
+    a secret-bearing program and hidden test, as earlier submissions would have left them."""
+    tag = secrets.token_hex(6)
+    canaries = {Path(folder, f"jbx-canary-{tag}.txt"): f"{CANARY_SECRET}\n" for folder in ("/root", "/var/tmp", "/tmp")}
+    for path, text in canaries.items():
+        path.write_text(text)
+    sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(3600)", f"jbx-sleeper-{tag}"])
+    tcp = socket.create_server(("127.0.0.1", 0))
+    unix = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    unix.bind(f"\0jbx-unix-{tag}")
+    unix.listen()
+    for listener in (tcp, unix):
+        listener.setblocking(False)
+    prime = f'SECRET = "{HONEST_SECRET}"\nimport time\ntime.sleep(0.3)\n'
+    cases = [Case.asserts(f'assert 1 + 1 == 2, "{HIDDEN_SECRET}"')]
+    with ThreadPoolExecutor(len(judge.pool.slots)) as pool:  # one submission per slot, all at once
+        primed = list(pool.map(lambda _: judge.judge(prime, cases), judge.pool.slots))
+    assert all(r.verdict is Verdict.AC for r in primed), primed
+    yield Host(judge, canaries, sleeper, tcp, unix)
+    sleeper.kill()
+    sleeper.wait()
+    for thing in (tcp, unix):
+        thing.close()
+    for path in canaries:
+        path.unlink(missing_ok=True)
+
+
+@dataclass
+class Run:
+    host: Host
+    judge: judgebox.Judge  # the one that ran the hostile program
+    output: str  # the hostile program's stdout and stderr
+    marker: str
+    slot_pids: list[int]  # the slots' worker pids before the run
+
+
+def check_canary(run: Run) -> None:
+    """The canary files still exist, unchanged, and their secret did not reach the program's output."""
+    for path, text in run.host.canaries.items():
+        assert path.read_text() == text, f"canary {path} was changed"
+    assert CANARY_SECRET not in run.output
+
+
+def check_host_processes(run: Run) -> None:
+    """The host's sleeper lives, and every slot's worker is the same process as before (none died)."""
+    assert run.host.sleeper.poll() is None, "the host's sleeper process was killed"
+    assert [slot.pid for slot in run.host.judge.pool.slots] == run.slot_pids, "a slot worker died and restarted"
+    for pid in run.slot_pids:
+        os.kill(pid, 0)
+
+
+def check_no_leftovers(run: Run) -> None:
+    """No process of this judge's slots runs as a slot uid once the runs are over. Only descendants of our
+    slot workers count: another judgebox on the machine uses the same uids. The uid comes from the status
+    file, as /proc/<pid> itself belongs to root for non-dumpable processes."""
+    parents, uids = {}, {}
+    for status in Path("/proc").glob("[0-9]*/status"):
+        try:
+            text = status.read_text()
+        except OSError:  # it has just exited
+            continue
+        pid = int(status.parent.name)
+        parents[pid] = int(re.search(r"^PPid:\s+(\d+)", text, re.M)[1])
+        uids[pid] = int(re.search(r"^Uid:\s+\d+\s+(\d+)", text, re.M)[1])
+    roots = {*run.slot_pids, *(slot.pid for slot in run.judge.pool.slots)}
+
+    def ours(pid: int) -> bool:
+        while pid > 1:
+            if pid in roots:
+                return True
+            pid = parents.get(pid, 0)
+        return False
+
+    leftovers = [(pid, uid) for pid, uid in uids.items() if uid in SLOT_UIDS and ours(pid)]
+    assert not leftovers, f"processes left behind: {leftovers}"
+
+
+def check_host_tmp(run: Run) -> None:
+    """The marker files the program wrote (to its private /tmp and /dev/shm, or tried elsewhere) are not on the host."""
+    found = [p for folder in MARKER_FOLDERS for p in Path(folder).glob(f"{run.marker}*")]
+    for path in found:
+        path.unlink()
+    assert not found, f"marker files on the host: {found}"
+
+
+def check_judge_env(run: Run) -> None:
+    """The test process's environment (inherited by nothing in the sandbox) did not reach the program."""
+    assert ENV_SECRET not in run.output
+
+
+def check_network(run: Run) -> None:
+    """Nobody connected to the host's loopback TCP listener or its abstract unix socket."""
+    for listener in (run.host.tcp, run.host.unix):
+        try:
+            listener.accept()[0].close()  # accepting it also keeps the next test from failing for it
+        except BlockingIOError:
+            continue
+        raise AssertionError(f"the program connected to the host's listener {listener.getsockname()!r}")
+
+
+def check_other_runs(run: Run) -> None:
+    """Nothing of earlier submissions (their code, their hidden asserts) reached the program's output."""
+    assert HONEST_SECRET not in run.output and HIDDEN_SECRET not in run.output
+
+
+def check_slot_reusable(run: Run) -> None:
+    """The judge that ran the program runs the next one normally, on a clean slate: nothing left in /tmp,
+    /dev/shm or System V IPC (with ``# judge: fresh`` that is the very slot the program ran in)."""
+    result = run.judge.judge(CLEAN_SLATE, [Case.stdio("", "clean\n")])
+    assert result.verdict is Verdict.AC, f"the next run: {result.verdict} {result.cases[0].message}"
+
+
+CHECKS = {"canary": check_canary, "host-processes": check_host_processes, "no-leftovers": check_no_leftovers,
+          "host-tmp": check_host_tmp, "judge-env": check_judge_env, "network": check_network,
+          "other-runs": check_other_runs, "slot-reusable": check_slot_reusable}
+
+
+def prepare(path: Path, headers: dict[str, list[str]], host: Host, marker: str) -> tuple[str, list[Case], Limits]:
+    """The program's code with its placeholders filled in, its cases and its limits."""
+    code = path.read_text()
+    if "repeat" in headers:
+        lines = code.splitlines(keepends=True)
+        head = next(i for i, line in enumerate(lines) if not line.startswith("#"))
+        code = "".join(lines[:head]) + "".join(lines[head:]) * int(headers["repeat"][0])
+    for name, value in {"CANARY_PATHS": repr([str(p) for p in host.canaries]), "MARKER": marker,
+                        "TCP_PORT": str(host.tcp.getsockname()[1]), "UNIX_NAME": host.unix.getsockname()[1:].decode(),
+                        "SLEEPER_TAG": host.sleeper.args[-1]}.items():
+        code = code.replace("{" + name + "}", value)
+    limits = {k: (float(v) if k.endswith("time") else int(v))
+              for k, v in (item.split("=") for item in " ".join(headers.get("limits", [])).split())}
+    kind = headers.get("kind", ["stdio"])[0]
+    if kind == "assert":
+        case = Case.asserts("\n".join(headers["assert"]))
+    elif kind == "call":
+        args, returns = (json.loads(headers[name][0]) for name in ("args", "returns"))
+        case = Case.call(headers["call"][0], args, returns)
+    else:
+        assert kind == "stdio", f"{path.name}: unknown kind {kind!r}"
+        case = Case.stdio("", headers.get("output", ["blocked"])[0] + "\n")
+    return code, [case] * int(headers.get("cases", ["1"])[0]), BASE_LIMITS.replace(**limits)
+
+
+@contextmanager
+def judge_for(headers: dict[str, list[str]], shared: judgebox.Judge, limits: Limits):
+    """The session's judge; or, for ``# judge: fresh``, a private one-slot judge that has already run one
+    program with these limits, so its cgroup is set up as in a long-lived slot."""
+    if headers.get("judge") != ["fresh"]:
+        yield shared
+        return
+    with judgebox.Judge(slots=1) as own:
+        assert own.judge(HONEST, [Case.stdio("1 2\n", "3\n")], limits=limits).verdict is Verdict.AC
+        yield own
+
+
+@pytest.mark.parametrize("path", _params())
+def test_hostile_program(path: Path, judge, host: Host) -> None:
+    """The hostile program gets an expected verdict, the honest one running beside it gets AC, and every
+    post-condition the program names still holds."""
+    headers = parse(path)
+    expected, untouched = set(headers["expect"][0].split()), headers.get("untouched", [""])[0].split()
+    assert expected <= {v.value for v in Verdict} and set(untouched) <= set(CHECKS), "a header names nothing known"
+    marker = f"jbx-marker-{secrets.token_hex(6)}"
+    code, cases, limits = prepare(path, headers, host, marker)
+    with judge_for(headers, judge, limits) as target:
+        slot_pids = [slot.pid for slot in judge.pool.slots]
+        with ThreadPoolExecutor(2) as pool:
+            hostile = pool.submit(target.judge, code, cases, limits=limits)
+            time.sleep(0.05)  # the hostile one takes a slot first; the honest one runs beside it
+            honest = pool.submit(judge.judge, HONEST, [Case.stdio("20 22\n", "42\n")])
+            result, fair = hostile.result(timeout=120), honest.result(timeout=120)
+        output = "".join(case.stdout + case.stderr for case in result.cases)
+        message = next((case.message for case in result.cases if not case.passed), result.message)
+        assert result.verdict.value in expected, f"{result.verdict}: {message}\n{output[-3000:]}"
+        assert fair.verdict is Verdict.AC, f"the honest run beside it: {fair.verdict} {fair.cases[0].message}"
+        run = Run(host, target, output, marker, slot_pids)
+        for name in untouched:
+            CHECKS[name](run)
