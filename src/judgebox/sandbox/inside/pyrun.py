@@ -49,7 +49,7 @@ def run(sources: dict[str, bytes], harness: dict, env: dict[str, str],
     sys.argv = [SOLUTION_FILE]
     try:
         _judge(sources, harness, snapshot, stdout, stderr)
-    except BaseException as exc:  # noqa: BLE001 - anything escaping here was caused by the program
+    except BaseException as exc:
         _print_exception(exc)
     _leave(1, stdout, stderr)
 
