@@ -179,3 +179,8 @@ def test_isolation_report_lists_active_layers():
     report = judgebox.isolation_report()
     assert report["ok"] and report["missing"] == []
     assert report["layers"]["landlock"] >= 1 and report["layers"]["seccomp"] is True
+
+
+def test_std_streams_reachable_by_their_device_names(judge):
+    code = "print(open('/dev/stdin').read().strip(), file=open('/dev/stdout', 'w'))"
+    assert judge.judge(code, [Case.stdio("via devices", "via devices")]).verdict is Verdict.AC

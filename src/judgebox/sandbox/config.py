@@ -22,7 +22,7 @@ REQUIRED_LAYERS = {
     "none": frozenset({"rlimits"}),
 }
 SYSTEM_READ_PATHS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/proc", "/sys",
-                     "/dev/random", "/dev/urandom", "/dev/fd", "/dev/stdin", "/dev/stdout", "/dev/stderr")
+                     "/dev/random", "/dev/urandom")  # /dev/stdin and /dev/fd lead into /proc
 DEVICE_WRITE_PATHS = ("/dev/null", "/dev/zero", "/dev/full")
 RUN_ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": "/tmp", "TMPDIR": "/tmp", "LANG": "C.UTF-8",
            "PYTHONIOENCODING": "utf-8", "PYTHONDONTWRITEBYTECODE": "1"}
