@@ -148,8 +148,8 @@ def check_host_processes(run: Run) -> None:
 
 
 def check_no_leftovers(run: Run) -> None:
-    """No process of this judge's slots runs as a slot uid once the runs are over. Only descendants of our
-    slot workers count: another judgebox on the machine uses the same uids. The uid comes from the status
+    """No process of this judge's slots but the zygotes runs as a slot uid once the runs are over. Only
+    descendants of our slot workers count: another judgebox on the machine uses the same uids. The uid comes from the status
     file, as /proc/<pid> itself belongs to root for non-dumpable processes."""
     parents, uids = {}, {}
     for status in Path("/proc").glob("[0-9]*/status"):
@@ -169,7 +169,8 @@ def check_no_leftovers(run: Run) -> None:
             pid = parents.get(pid, 0)
         return False
 
-    leftovers = [(pid, uid) for pid, uid in uids.items() if uid in SLOT_UIDS and ours(pid)]
+    zygotes = {pid for pid, parent in parents.items() if parent in roots}  # they run as the slot uid too
+    leftovers = [(pid, uid) for pid, uid in uids.items() if uid in SLOT_UIDS and ours(pid) and pid not in zygotes]
     assert not leftovers, f"processes left behind: {leftovers}"
 
 

@@ -85,7 +85,7 @@ class Slot:
             "workdir_bytes": self.config.workdir_bytes, "shm_bytes": self.config.shm_bytes,
             "cgroups": self._cgroups.paths if self._cgroups else {},
             "landlock": True, "read_paths": self.config.read_paths(self.interpreter),
-            "write_paths": [workdir, "/dev/shm", *DEVICE_WRITE_PATHS],
+            "write_paths": [workdir, "/dev/shm", *DEVICE_WRITE_PATHS], "env": RUN_ENV,
         }
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         try:
@@ -102,7 +102,10 @@ class Slot:
         finally:
             if bpf is not None:
                 os.close(bpf)
-        reply = self._receive(BOOT_TIMEOUT)
+        try:
+            reply = self._receive(BOOT_TIMEOUT)
+        except OSError as exc:
+            reply = {"error": f"no answer from the worker ({exc})"}
         if reply is None or reply.get("op") != "ready":
             error = reply.get("error") if reply else "the worker exited during start-up"
             if mode == "user":
@@ -157,7 +160,6 @@ class Slot:
                 token = secrets.token_bytes(TOKEN_BYTES)
                 fds["token"] = _memfd("token", token)
                 request["python"] = self._python_request(job, fds)
-                request["env"] = dict(RUN_ENV)
             else:
                 token = b""
                 request["argv"] = list(job.argv)

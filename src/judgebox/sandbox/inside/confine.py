@@ -1,8 +1,13 @@
-"""What a freshly forked run does to itself before it runs the program: the per-run half of isolation.
+"""Isolation in two halves: what the zygote does to itself once, and what each forked run adds.
 
-Everything expensive (namespaces, the Landlock ruleset, the seccomp program, the slot's cgroup) was
-prepared once by the zygote; here each layer is only applied, which costs well under a millisecond.
-Order matters: limits and fds while still privileged, then the uid, then no_new_privs, Landlock, seccomp.
+``lock_down`` (once, at the end of the zygote's boot): drop to the slot's uid (or, in a user namespace,
+drop every capability), set no_new_privs, load the seccomp program. Every run is a fork of the zygote
+and inherits all of it for free; as pid 1 of the namespace the zygote cannot be signalled by its runs,
+and being non-dumpable it cannot be read or traced by them.
+
+``enter_run`` (in each forked run): its own stdio and result fds, OOM priority, rlimits, work folder,
+and last the Landlock domain (prepared by the zygote; the run still needs to write its own
+``/proc/self/oom_score_adj`` first, which Landlock would refuse).
 """
 
 from __future__ import annotations
@@ -19,8 +24,6 @@ TOKEN_FD = 4  # the per-case pass token, copied into the result by the harness (
 
 
 class Confinement:
-    """The zygote's prepared isolation, applied by :meth:`enter` in each forked run."""
-
     def __init__(self, config: dict, ruleset_fd: int | None, seccomp: kernel.SeccompProgram | None) -> None:
         self.mode: str = config["mode"]
         self.uid: int = config["uid"]
@@ -31,29 +34,35 @@ class Confinement:
         self.ruleset_fd = ruleset_fd
         self.seccomp = seccomp
 
-    def enter(self, limits: dict, stdio: tuple[int, int, int], result_fd: int, token_fd: int | None) -> None:
+    def lock_down(self) -> None:
         if self.mode == "none":
-            os.setsid()  # its own process group, which is what the zygote kills when the run ends
-        self._arrange_fds(stdio, result_fd, token_fd)
-        if self.mode == "root":
-            with open("/proc/self/oom_score_adj", "w") as f:  # the run, never the zygote, dies on OOM
-                f.write("1000")
-        self._set_rlimits(limits)
-        os.chdir(self.workdir)
+            return
         if self.mode == "root":
             os.setgroups([])
             os.setresgid(self.gid, self.gid, self.gid)
             os.setresuid(self.uid, self.uid, self.uid)
-        elif self.mode == "user":
+        else:
             kernel.drop_capabilities()
-        if self.mode == "none":
-            return
         kernel.prctl(kernel.PR_SET_NO_NEW_PRIVS, 1)
+        if self.seccomp is not None:
+            self.seccomp.load()
+        kernel.prctl(kernel.PR_SET_DUMPABLE, 0)  # changing uid resets it; runs must not read or trace us
+
+    def enter_run(self, limits: dict, stdio: tuple[int, int, int], result_fd: int, token_fd: int | None) -> None:
+        if self.mode == "none":
+            os.setsid()  # its own process group, which is what the zygote kills when the run ends
+        self._arrange_fds(stdio, result_fd, token_fd)
+        if self.mode != "none":
+            # The zygote is not dumpable, so neither is a fork of it, which leaves the run's own /proc
+            # files to root; the run is its own process again (ptrace stays denied by seccomp).
+            kernel.prctl(kernel.PR_SET_DUMPABLE, 1)
+            with open("/proc/self/oom_score_adj", "w") as f:  # in the slot's cgroup, the run dies first
+                f.write("1000")
+        self._set_rlimits(limits)
+        os.chdir(self.workdir)
         if self.ruleset_fd is not None:
             landlock.restrict_self(self.ruleset_fd)
             os.close(self.ruleset_fd)
-        if self.seccomp is not None:
-            self.seccomp.load()
 
     def _arrange_fds(self, stdio: tuple[int, int, int], result_fd: int, token_fd: int | None) -> None:
         # Lift every source above the fixed numbers first, so no dup2 overwrites a source still needed.
@@ -64,11 +73,10 @@ class Confinement:
                 os.dup2(fd, target, inheritable=target < RESULT_FD)  # result and token close on exec
             else:
                 _close_quietly(target)
-        first_free = TOKEN_FD + 1
         if self.ruleset_fd is None:
-            os.closerange(first_free, _max_fd())
-        else:
-            os.closerange(first_free, self.ruleset_fd)
+            os.closerange(TOKEN_FD + 1, _max_fd())
+        else:  # the zygote keeps it above the run's fixed fds
+            os.closerange(TOKEN_FD + 1, self.ruleset_fd)
             os.closerange(self.ruleset_fd + 1, _max_fd())
 
     def _set_rlimits(self, limits: dict) -> None:

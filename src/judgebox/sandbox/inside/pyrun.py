@@ -40,12 +40,20 @@ def snapshot_modules() -> dict[str, tuple[object, dict]]:
             for name in GUARDED_MODULES if name in sys.modules}
 
 
-def run(sources: dict[str, bytes], harness: dict, env: dict[str, str],
-        snapshot: dict[str, tuple[object, dict]]) -> None:
-    _forget_judgebox()
-    stdout, stderr = _fresh_stdio()
-    os.environ.clear()
-    os.environ.update(env)
+def prepare() -> None:
+    """Once, in the zygote: work every run would otherwise repeat (each page a run touches costs it a
+    copy-on-write fault, so what can be done before the fork is done there)."""
+    global _STREAMS
+    _STREAMS = _stdio_streams()
+    for name in [n for n in sys.modules if n.startswith("_judgebox")]:
+        del sys.modules[name]  # judgebox's own modules are not the program's to import
+
+
+def run(sources: dict[str, bytes], harness: dict, snapshot: dict[str, tuple[object, dict]]) -> None:
+    stdin, stdout, stderr = _STREAMS
+    sys.stdin = sys.__stdin__ = stdin
+    sys.stdout = sys.__stdout__ = stdout
+    sys.stderr = sys.__stderr__ = stderr
     sys.argv = [SOLUTION_FILE]
     try:
         _judge(sources, harness, snapshot, stdout, stderr)
@@ -210,18 +218,15 @@ def _restore(snapshot: dict[str, tuple[object, dict]]) -> None:
         module.__dict__.update(namespace)
 
 
-def _fresh_stdio() -> tuple[io.TextIOWrapper, io.TextIOWrapper]:
+def _stdio_streams() -> tuple[io.TextIOWrapper, io.TextIOWrapper, io.TextIOWrapper]:
+    """Fresh text streams on fds 0-2, which each run points at its own memfds before using them."""
     def stream(fd: int, mode: str, errors: str, line_buffering: bool = False) -> io.TextIOWrapper:
         raw = io.FileIO(fd, mode, closefd=False)
         buffered = io.BufferedReader(raw) if mode == "r" else io.BufferedWriter(raw)
         return io.TextIOWrapper(buffered, encoding="utf-8", errors=errors, line_buffering=line_buffering)
 
-    sys.stdin = sys.__stdin__ = stream(0, "r", "surrogateescape")
-    sys.stdout = sys.__stdout__ = stream(1, "w", "surrogateescape")
-    sys.stderr = sys.__stderr__ = stream(2, "w", "backslashreplace", line_buffering=True)
-    return sys.stdout, sys.stderr
+    return (stream(0, "r", "surrogateescape"), stream(1, "w", "surrogateescape"),
+            stream(2, "w", "backslashreplace", line_buffering=True))
 
 
-def _forget_judgebox() -> None:
-    for name in [n for n in sys.modules if n.startswith("_judgebox")]:
-        del sys.modules[name]
+_STREAMS: tuple[io.TextIOWrapper, io.TextIOWrapper, io.TextIOWrapper]

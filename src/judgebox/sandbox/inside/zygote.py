@@ -105,9 +105,7 @@ class Zygote:
         self.layers["landlock"] = 0
         if config["mode"] != "none" and config.get("landlock"):
             ruleset_fd, abi = landlock.build_ruleset(config["read_paths"], config["write_paths"])
-            high = os.dup2(ruleset_fd, 1000, inheritable=False)  # out of the way of the run's fds
-            os.close(ruleset_fd)
-            ruleset_fd = high
+            ruleset_fd = _move_high(ruleset_fd)
             self.layers["landlock"] = abi
         self.accounting = CgroupAccounting(self.cgroups)
         seccomp = kernel.SeccompProgram(seccomp_bpf) if seccomp_bpf and config["mode"] != "none" else None
@@ -119,12 +117,16 @@ class Zygote:
                     f.write("-1000")
             except PermissionError:
                 pass
-        if config["mode"] != "none":
-            kernel.prctl(kernel.PR_SET_DUMPABLE, 0)  # runs of the same uid cannot ptrace or read us
         kernel.prctl(kernel.PR_SET_CHILD_SUBREAPER, 1)
         for name in PREIMPORTS:
             __import__(name)
         self.snapshot = pyrun.snapshot_modules()
+        pyrun.prepare()
+        os.environ.clear()  # the environment every run sees, set once here rather than in each run
+        os.environ.update(config["env"])
+        self.confinement.lock_down()
+        if self.in_pid_namespace:  # a change of uid clears the parent-death signal: ask again
+            kernel.prctl(kernel.PR_SET_PDEATHSIG, signal.SIGKILL)
 
     # -- the loop -------------------------------------------------------------------------------------
 
@@ -173,6 +175,7 @@ class Zygote:
             reply["cpu"] = max(0.0, (self.accounting.cpu_ns() - cpu0) / 1e9 - (_self_cpu() - self_cpu0))
         else:
             reply["cpu"] = usage.ru_utime + usage.ru_stime
+        reply["faults"] = usage.ru_minflt
         reply["memory"] = max(usage.ru_maxrss * 1024, self.accounting.memory_peak() or 0)
         reply["oom"] = self.accounting.oom_killed()
         try:
@@ -187,10 +190,10 @@ class Zygote:
             # Python sources are read here but compiled only once confined: the zygote never holds a
             # submission (later runs fork from it), and a compile bomb meets the run's limits.
             sources = {name: _read_all(fds[name]) for name in ("code", "test", "args") if name in fds}
-            self.confinement.enter(request["limits"], (fds["stdin"], fds["stdout"], fds["stderr"]),
+            self.confinement.enter_run(request["limits"], (fds["stdin"], fds["stdout"], fds["stderr"]),
                                    fds["result"], fds.get("token"))
             if "python" in request:
-                pyrun.run(sources, request["python"], request["env"], self.snapshot)
+                pyrun.run(sources, request["python"], self.snapshot)
             confine.reset_signals_for_exec()
             os.execve(request["argv"][0], request["argv"], request["env"])
         except BaseException as exc:
@@ -258,7 +261,6 @@ class Zygote:
     def _wipe_workdir(self) -> None:
         folders = [self.config["workdir"]] + (["/dev/shm"] if self.in_pid_namespace else [])
         for folder in folders:
-            os.chmod(folder, 0o700)
             _empty_folder(folder)
 
 
@@ -269,6 +271,7 @@ def _empty_folder(top: str) -> None:
     while pending:
         folder = pending.pop()
         emptied.append(folder)
+        os.chmod(folder, 0o700)  # a run may have locked its own folders; the zygote owns them too
         with os.scandir(folder) as entries:
             for entry in entries:
                 if entry.is_dir(follow_symlinks=False):
@@ -277,6 +280,15 @@ def _empty_folder(top: str) -> None:
                     os.unlink(entry.path)
     for folder in reversed(emptied[1:]):  # children before their parents
         os.rmdir(folder)
+
+
+def _move_high(fd: int) -> int:
+    """Move ``fd`` above every fd number a run arranges for itself."""
+    import fcntl
+
+    high = fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 64)
+    os.close(fd)
+    return high
 
 
 def _kill(pid: int) -> None:
