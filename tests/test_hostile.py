@@ -149,8 +149,8 @@ def check_host_processes(run: Run) -> None:
 
 def check_no_leftovers(run: Run) -> None:
     """No process of this judge's slots but the zygotes runs as a slot uid once the runs are over. Only
-    descendants of our slot workers count: another judgebox on the machine uses the same uids. The uid comes from the status
-    file, as /proc/<pid> itself belongs to root for non-dumpable processes."""
+    descendants of our slot workers count: another judgebox on the machine uses the same uids. The uid
+    comes from the status file, as /proc/<pid> itself belongs to root for non-dumpable processes."""
     parents, uids = {}, {}
     for status in Path("/proc").glob("[0-9]*/status"):
         try:
