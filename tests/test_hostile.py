@@ -151,7 +151,7 @@ def check_no_leftovers(run: Run) -> None:
     """No process of this judge's slots but the zygotes runs as a slot uid once the runs are over. Only
     descendants of our slot workers count: another judgebox on the machine uses the same uids. The uid
     comes from the status file, as /proc/<pid> itself belongs to root for non-dumpable processes."""
-    parents, uids = {}, {}
+    parents, uids, spares = {}, {}, {}
     for status in Path("/proc").glob("[0-9]*/status"):
         try:
             text = status.read_text()
@@ -159,6 +159,8 @@ def check_no_leftovers(run: Run) -> None:
             continue
         pid = int(status.parent.name)
         parents[pid] = int(re.search(r"^PPid:\s+(\d+)", text, re.M)[1])
+        if re.search(r"^Name:\s+judgebox-spare$", text, re.M):
+            spares.setdefault(parents[pid], []).append(pid)
         uids[pid] = int(re.search(r"^Uid:\s+\d+\s+(\d+)", text, re.M)[1])
     roots = {*run.slot_pids, *(slot.pid for slot in run.judge.pool.slots)}
 
@@ -170,7 +172,9 @@ def check_no_leftovers(run: Run) -> None:
         return False
 
     zygotes = {pid for pid, parent in parents.items() if parent in roots}  # they run as the slot uid too
-    leftovers = [(pid, uid) for pid, uid in uids.items() if uid in SLOT_UIDS and ours(pid) and pid not in zygotes]
+    # each zygote keeps one spare: its next run, forked in advance (a second one would be an impostor)
+    expected = zygotes | {pids[0] for parent, pids in spares.items() if parent in zygotes and len(pids) == 1}
+    leftovers = [(pid, uid) for pid, uid in uids.items() if uid in SLOT_UIDS and ours(pid) and pid not in expected]
     assert not leftovers, f"processes left behind: {leftovers}"
 
 

@@ -5,9 +5,10 @@ drop every capability), set no_new_privs, load the seccomp program. Every run is
 and inherits all of it for free; as pid 1 of the namespace the zygote cannot be signalled by its runs,
 and being non-dumpable it cannot be read or traced by them.
 
-``enter_run`` (in each forked run): its own stdio and result fds, OOM priority, rlimits, work folder,
-and last the Landlock domain (prepared by the zygote; the run still needs to write its own
-``/proc/self/oom_score_adj`` first, which Landlock would refuse).
+``prepare_run`` (in each forked run, before its request arrives): OOM priority, work folder, and the
+Landlock domain prepared by the zygote (the run still has to write its own ``/proc/self/oom_score_adj``
+first, which Landlock would refuse, so the zygote cannot enter the domain itself).
+``enter_run`` (once the request is there): the run's stdio and result fds, its rlimits.
 """
 
 from __future__ import annotations
@@ -48,23 +49,30 @@ class Confinement:
             self.seccomp.load()
         kernel.prctl(kernel.PR_SET_DUMPABLE, 0)  # changing uid resets it; runs must not read or trace us
 
-    def enter_run(self, limits: dict, stdio: tuple[int, int, int], result_fd: int, token_fd: int | None) -> None:
+    def prepare_run(self) -> None:
+        """The part of a run's confinement that does not depend on its request (done before it arrives)."""
         if self.mode == "none":
             os.setsid()  # its own process group, which is what the zygote kills when the run ends
-        self._arrange_fds(stdio, result_fd, token_fd)
-        if self.mode != "none":
+        else:
             # The zygote is not dumpable, so neither is a fork of it, which leaves the run's own /proc
             # files to root; the run is its own process again (ptrace stays denied by seccomp).
             kernel.prctl(kernel.PR_SET_DUMPABLE, 1)
-            with open("/proc/self/oom_score_adj", "w") as f:  # in the slot's cgroup, the run dies first
-                f.write("1000")
-        self._set_rlimits(limits)
+            fd = os.open("/proc/self/oom_score_adj", os.O_WRONLY)
+            os.write(fd, b"1000")  # in the slot's cgroup, the run dies first
+            os.close(fd)
         os.chdir(self.workdir)
         if self.ruleset_fd is not None:
             landlock.restrict_self(self.ruleset_fd)
             os.close(self.ruleset_fd)
+            self.ruleset_fd = None
 
-    def _arrange_fds(self, stdio: tuple[int, int, int], result_fd: int, token_fd: int | None) -> None:
+    def enter_run(self, limits: dict, stdio: tuple[int, int, int], result_fd: int, token_fd: int | None) -> None:
+        """The rest, once the request is known: its fds and its limits."""
+        self._arrange_fds(stdio, result_fd, token_fd)
+        self._set_rlimits(limits)
+
+    @staticmethod
+    def _arrange_fds(stdio: tuple[int, int, int], result_fd: int, token_fd: int | None) -> None:
         # Lift every source above the fixed numbers first, so no dup2 overwrites a source still needed.
         sources = (*stdio, result_fd, -1 if token_fd is None else token_fd)
         lifted = [fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 16) if fd >= 0 else -1 for fd in sources]
@@ -73,11 +81,7 @@ class Confinement:
                 os.dup2(fd, target, inheritable=target < RESULT_FD)  # result and token close on exec
             else:
                 _close_quietly(target)
-        if self.ruleset_fd is None:
-            os.closerange(TOKEN_FD + 1, _max_fd())
-        else:  # the zygote keeps it above the run's fixed fds
-            os.closerange(TOKEN_FD + 1, self.ruleset_fd)
-            os.closerange(self.ruleset_fd + 1, _max_fd())
+        os.closerange(TOKEN_FD + 1, _max_fd())
 
     def _set_rlimits(self, limits: dict) -> None:
         cpu = int(limits["cpu_time"]) + 2  # the supervisor decides TLE; this only stops a runaway process

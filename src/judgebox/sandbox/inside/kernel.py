@@ -12,7 +12,7 @@ CLONE_NEWUSER, CLONE_NEWPID, CLONE_NEWNET = 0x10000000, 0x20000000, 0x40000000
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC = 1, 2, 4, 8
 MS_REC, MS_PRIVATE = 0x4000, 1 << 18
 
-PR_SET_PDEATHSIG, PR_SET_DUMPABLE, PR_SET_NO_NEW_PRIVS = 1, 4, 38
+PR_SET_PDEATHSIG, PR_SET_DUMPABLE, PR_SET_NAME, PR_SET_NO_NEW_PRIVS = 1, 4, 15, 38
 PR_SET_SECCOMP, SECCOMP_MODE_FILTER = 22, 2
 PR_SET_CHILD_SUBREAPER = 36
 
@@ -38,6 +38,12 @@ def mount(source: str, target: str, fstype: str | None, flags: int, data: str | 
 def prctl(option: int, arg2: int = 0) -> None:
     _check(_libc.prctl(ctypes.c_int(option), ctypes.c_ulong(arg2), ctypes.c_ulong(0), ctypes.c_ulong(0),
                        ctypes.c_ulong(0)))
+
+
+def set_process_name(name: str) -> None:
+    """The name ``ps`` and /proc/PID/status show (at most 15 bytes)."""
+    _check(_libc.prctl(ctypes.c_int(PR_SET_NAME), ctypes.c_char_p(name.encode()[:15]), ctypes.c_ulong(0),
+                       ctypes.c_ulong(0), ctypes.c_ulong(0)))
 
 
 def sethostname(name: str) -> None:

@@ -105,7 +105,6 @@ class Zygote:
         self.layers["landlock"] = 0
         if config["mode"] != "none" and config.get("landlock"):
             ruleset_fd, abi = landlock.build_ruleset(config["read_paths"], config["write_paths"])
-            ruleset_fd = _move_high(ruleset_fd)
             self.layers["landlock"] = abi
         self.accounting = CgroupAccounting(self.cgroups)
         seccomp = kernel.SeccompProgram(seccomp_bpf) if seccomp_bpf and config["mode"] != "none" else None
@@ -131,33 +130,59 @@ class Zygote:
     # -- the loop -------------------------------------------------------------------------------------
 
     def serve(self) -> None:
+        kernel.set_process_name("judgebox-slot")
+        self._fork_spare()
         while True:
             request, fds = protocol.recv(self.sock)
             if request is None:
                 return
             try:
-                reply = self.handle(request, fds)
-            except Exception as exc:
+                reply = self._run(request, fds)
+            except Exception as exc:  # a failed run is reported, the slot lives on
                 reply = {"error": f"{type(exc).__name__}: {exc}"}
             finally:
                 for fd in fds:
                     os.close(fd)
             protocol.send(self.sock, reply)
-
-    def handle(self, request: dict, fds: list[int]) -> dict:
-        return self._run(request, dict(zip(request["fd_names"], fds)))
+            self._fork_spare()  # while the judge reads the reply, so the next run starts from a warm fork
 
     # -- one run --------------------------------------------------------------------------------------
 
-    def _run(self, request: dict, fds: dict[str, int]) -> dict:
+    def _fork_spare(self) -> None:
+        """Fork the next run in advance: it prepares everything that does not depend on the request and
+        waits for one. Fork and that preparation are then off the path of the next case's latency."""
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        pid = os.fork()
+        if pid == 0:
+            ours.close()
+            self._spare(theirs)
+        theirs.close()
+        self.spare = (pid, ours)
+
+    def _hand_over(self, request: dict, fds: list[int]) -> int:
+        """Give the request to the spare; a spare that died meanwhile is replaced once."""
+        for attempt in (1, 2):
+            pid, channel = self.spare
+            try:
+                protocol.send(channel, request, fds)
+                return pid
+            except OSError:
+                if attempt == 2:
+                    raise
+                _kill(pid)
+                self._kill_leftovers(pid)
+                self._fork_spare()
+            finally:
+                channel.close()
+        raise AssertionError("unreachable")
+
+    def _run(self, request: dict, fds: list[int]) -> dict:
         limits = request["limits"]
         self.accounting.prepare(limits)
         cpu0 = self.accounting.cpu_ns()
         self_cpu0 = _self_cpu()
         started = time.monotonic()
-        pid = os.fork()
-        if pid == 0:
-            self._child(request, fds)
+        pid = self._hand_over(request, fds)
         pidfd = os.pidfd_open(pid)
         try:
             stopped = self._supervise(pid, pidfd, limits, started, cpu0)
@@ -175,7 +200,6 @@ class Zygote:
             reply["cpu"] = max(0.0, (self.accounting.cpu_ns() - cpu0) / 1e9 - (_self_cpu() - self_cpu0))
         else:
             reply["cpu"] = usage.ru_utime + usage.ru_stime
-        reply["faults"] = usage.ru_minflt
         reply["memory"] = max(usage.ru_maxrss * 1024, self.accounting.memory_peak() or 0)
         reply["oom"] = self.accounting.oom_killed()
         try:
@@ -184,21 +208,33 @@ class Zygote:
             reply["retire"] = f"could not wipe the work folder: {exc}"
         return reply
 
-    def _child(self, request: dict, fds: dict[str, int]) -> None:
+    def _spare(self, channel: socket.socket) -> None:
+        """The forked run: prepare, wait for the request, confine to it, run. Never returns."""
+        result_fd = -1
         try:
             self.sock.close()
-            # Python sources are read here but compiled only once confined: the zygote never holds a
-            # submission (later runs fork from it), and a compile bomb meets the run's limits.
-            sources = {name: _read_all(fds[name]) for name in ("code", "test", "args") if name in fds}
-            self.confinement.enter_run(request["limits"], (fds["stdin"], fds["stdout"], fds["stderr"]),
-                                   fds["result"], fds.get("token"))
+            kernel.set_process_name("judgebox-spare")
+            self.confinement.prepare_run()
+            request, fds = protocol.recv(channel)
+            if request is None:  # the zygote has gone
+                os._exit(0)
+            channel.close()
+            kernel.set_process_name("judgebox-run")
+            named = dict(zip(request["fd_names"], fds))
+            result_fd = named["result"]
+            # Python sources are compiled only in the confined run: the zygote never holds a submission
+            # (every later run is a fork of it), and a compile bomb meets the run's limits.
+            sources = {name: _read_all(named[name]) for name in ("code", "test", "args") if name in named}
+            self.confinement.enter_run(request["limits"], (named["stdin"], named["stdout"], named["stderr"]),
+                                       result_fd, named.get("token"))
+            result_fd = confine.RESULT_FD
             if "python" in request:
                 pyrun.run(sources, request["python"], self.snapshot)
             confine.reset_signals_for_exec()
             os.execve(request["argv"][0], request["argv"], request["env"])
-        except BaseException as exc:
+        except BaseException as exc:  # report to the judge, never fall back into the loop
             try:
-                os.write(confine.RESULT_FD, f"judgebox-setup-failed: {type(exc).__name__}: {exc}\n".encode())
+                os.write(result_fd, f"judgebox-setup-failed: {type(exc).__name__}: {exc}\n".encode())
             finally:
                 os._exit(127)
 
@@ -280,15 +316,6 @@ def _empty_folder(top: str) -> None:
                     os.unlink(entry.path)
     for folder in reversed(emptied[1:]):  # children before their parents
         os.rmdir(folder)
-
-
-def _move_high(fd: int) -> int:
-    """Move ``fd`` above every fd number a run arranges for itself."""
-    import fcntl
-
-    high = fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 64)
-    os.close(fd)
-    return high
 
 
 def _kill(pid: int) -> None:
