@@ -53,6 +53,7 @@ class SlotCgroups:
                 self.problems.append(f"{controller}: no cgroup v1 hierarchy mounted")
                 continue
             parent = os.path.join(mounts[controller], groups.get(controller, "/").lstrip("/"))
+            _remove_stale_groups(parent)
             path = os.path.join(parent, name)
             try:
                 os.makedirs(path, exist_ok=True)
@@ -72,3 +73,28 @@ class SlotCgroups:
                 except OSError:
                     time.sleep(0.01)
         self.paths = {}
+
+
+def _remove_stale_groups(parent: str) -> None:
+    """Remove slot groups left by judge processes that died without closing their slots."""
+    try:
+        names = os.listdir(parent)
+    except OSError:
+        return
+    for name in names:
+        parts = name.split("-")
+        if len(parts) == 3 and parts[0] == "judgebox" and parts[1].isdigit() and not _alive(int(parts[1])):
+            try:
+                os.rmdir(os.path.join(parent, name))
+            except OSError:  # still has processes, or another judge removed it first
+                pass
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True

@@ -160,21 +160,23 @@ class Zygote:
         self.spare = (pid, ours)
 
     def _hand_over(self, request: dict, fds: list[int]) -> int:
-        """Give the request to the spare; a spare that died meanwhile is replaced once."""
+        """Give the request to the spare once it says it is ready; a spare that failed is replaced once."""
         for attempt in (1, 2):
             pid, channel = self.spare
             try:
-                protocol.send(channel, request, fds)
-                return pid
-            except OSError:
-                if attempt == 2:
-                    raise
-                _kill(pid)
-                self._kill_leftovers(pid)
-                self._fork_spare()
+                status, _ = protocol.recv(channel)
+                if status is not None and status["op"] == "ready":
+                    protocol.send(channel, request, fds)
+                    return pid
+                error = status["error"] if status else "the spare run exited before it was ready"
+            except OSError as exc:
+                error = f"the spare run is unreachable: {exc}"
             finally:
                 channel.close()
-        raise AssertionError("unreachable")
+            self._kill_leftovers(pid)
+            if attempt == 1:
+                self._fork_spare()
+        raise RuntimeError(f"could not prepare a run: {error}")
 
     def _run(self, request: dict, fds: list[int]) -> dict:
         limits = request["limits"]
@@ -210,11 +212,16 @@ class Zygote:
 
     def _spare(self, channel: socket.socket) -> None:
         """The forked run: prepare, wait for the request, confine to it, run. Never returns."""
-        result_fd = -1
         try:
             self.sock.close()
             kernel.set_process_name("judgebox-spare")
             self.confinement.prepare_run()
+        except BaseException as exc:
+            protocol.send(channel, {"op": "failed", "error": f"{type(exc).__name__}: {exc}"})
+            os._exit(127)
+        result_fd = -1
+        try:
+            protocol.send(channel, {"op": "ready"})
             request, fds = protocol.recv(channel)
             if request is None:  # the zygote has gone
                 os._exit(0)
