@@ -159,7 +159,7 @@ def check_no_leftovers(run: Run) -> None:
             continue
         pid = int(status.parent.name)
         parents[pid] = int(re.search(r"^PPid:\s+(\d+)", text, re.M)[1])
-        if re.search(r"^Name:\s+judgebox-spare$", text, re.M):
+        if re.search(r"^Name:\s+judgebox-(spare|slot)$", text, re.M):  # a spare is "slot" until it renames
             spares.setdefault(parents[pid], []).append(pid)
         uids[pid] = int(re.search(r"^Uid:\s+\d+\s+(\d+)", text, re.M)[1])
     roots = {*run.slot_pids, *(slot.pid for slot in run.judge.pool.slots)}
