@@ -184,3 +184,9 @@ def test_isolation_report_lists_active_layers():
 def test_std_streams_reachable_by_their_device_names(judge):
     code = "print(open('/dev/stdin').read().strip(), file=open('/dev/stdout', 'w'))"
     assert judge.judge(code, [Case.stdio("via devices", "via devices")]).verdict is Verdict.AC
+
+
+def test_a_program_that_ignores_failed_writes_is_stopped_at_the_output_cap(judge):
+    code = ("import os\nwhile True:\n    try:\n        os.write(1, b'x' * 65536)\n    except OSError:\n        pass")
+    case = judge.judge(code, [Case.stdio("", "")], limits=Limits(cpu_time=20, output_bytes=MiB)).cases[0]
+    assert case.verdict is Verdict.OLE and case.cpu_time < 5

@@ -18,7 +18,7 @@ class RunOutcome:
     stdout_truncated: bool = False
     stderr_truncated: bool = False
     output_limit_exceeded: bool = False
-    stopped: Literal["cpu", "wall"] | None = None  # the supervisor killed it for time
+    stopped: Literal["cpu", "wall", "output"] | None = None  # why the supervisor killed it, if it did
     out_of_memory: bool = False
     harness: bytes = b""  # what a Python harness reported (result fd), token removed
     token_ok: bool = False  # the harness's pass token arrived intact

@@ -187,7 +187,9 @@ class Zygote:
         pid = self._hand_over(request, fds)
         pidfd = os.pidfd_open(pid)
         try:
-            stopped = self._supervise(pid, pidfd, limits, started, cpu0)
+            named = dict(zip(request["fd_names"], fds))
+            outputs = (named["stdout"], named["stderr"])
+            stopped = self._supervise(pid, pidfd, limits, started, cpu0, outputs)
         finally:
             os.close(pidfd)
         _, status, usage = os.wait4(pid, 0)
@@ -245,8 +247,11 @@ class Zygote:
             finally:
                 os._exit(127)
 
-    def _supervise(self, pid: int, pidfd: int, limits: dict, started: float, cpu0: int | None) -> str | None:
-        """Wait for the run to end; stop it on CPU or wall time. Returns why it was stopped, if it was."""
+    def _supervise(self, pid: int, pidfd: int, limits: dict, started: float, cpu0: int | None,
+                   outputs: tuple[int, int]) -> str | None:
+        """Wait for the run to end; stop it on CPU or wall time, or once its output passed the cap (writes
+        past it already fail; this stops a program that carries on regardless). Returns why it was
+        stopped, if it was."""
         poller = select.poll()
         poller.register(pidfd, select.POLLIN)
         poller.register(self.sock, select.POLLHUP)  # the judge has gone: stop at once
@@ -258,6 +263,8 @@ class Zygote:
                 reason = "cpu"
             elif time.monotonic() >= deadline:
                 reason = "wall"
+            elif any(os.fstat(fd).st_size > limits["output_bytes"] for fd in outputs):
+                reason = "output"
             else:
                 # CPU accrues at most ncpu seconds per second, so this wakes up before the limit is passed.
                 wait = min(deadline - time.monotonic(), max(0.002, (cpu_limit - used) / self.ncpu), 0.25)
