@@ -190,3 +190,21 @@ def test_a_program_that_ignores_failed_writes_is_stopped_at_the_output_cap(judge
     code = ("import os\nwhile True:\n    try:\n        os.write(1, b'x' * 65536)\n    except OSError:\n        pass")
     case = judge.judge(code, [Case.stdio("", "")], limits=Limits(cpu_time=20, output_bytes=MiB)).cases[0]
     assert case.verdict is Verdict.OLE and case.cpu_time < 5
+
+
+def test_files_go_in_and_come_back_confined_to_the_work_folder(judge):
+    import base64
+
+    from judgebox.sandbox.slot import PythonProgram
+
+    def b64(data):
+        return base64.b64encode(data).decode()
+
+    code = ("import os\nprint(open('in.txt').read(), open('/tmp/etc/x').read())\n"
+            "open('out.txt', 'w').write('made')\nos.symlink('/etc/passwd', 'link')")
+    outcome = judge.pool.submit(PythonProgram(code), b"", Limits(), {"in.txt": b64(b"given"), "/etc/x": b64(b"X")},
+                                ("out.txt", "link", "missing")).result()
+    assert outcome.stdout == b"given X\n"
+    assert outcome.files == {"out.txt": b64(b"made")}  # the link out of the folder is not followed
+    refused = judge.pool.submit(PythonProgram("print(1)"), b"", Limits(), {"../up": b64(b"x")}).result()
+    assert "not allowed" in refused.system_error

@@ -34,6 +34,7 @@ class WorkerPool:
             raise errors[0]  # type: ignore[misc]
         self._queue: queue.SimpleQueue[object] = queue.SimpleQueue()
         self._closed = False
+        self._running = [False] * len(self.slots)  # each written by its own slot's thread only
         self._lock = threading.Lock()
         self._threads = [threading.Thread(target=self._work, args=(slot,), name=f"judgebox-slot-{slot.index}",
                                           daemon=True) for slot in self.slots]
@@ -44,13 +45,20 @@ class WorkerPool:
     def layers(self) -> dict[str, object]:
         return self.slots[0].layers
 
-    def submit(self, job: Job, stdin: bytes, limits: Limits) -> Future[RunOutcome]:
+    def submit(self, job: Job, stdin: bytes, limits: Limits, files: dict[str, str | None] | None = None,
+               fetch: tuple[str, ...] = ()) -> Future[RunOutcome]:
+        """Queue one job; ``files`` and ``fetch`` as in :meth:`Slot.run`."""
         future: Future[RunOutcome] = Future()
         with self._lock:
             if self._closed:
                 raise RuntimeError("the judge has been closed")
-            self._queue.put((future, job, stdin, limits))
+            self._queue.put((future, job, stdin, limits, files, fetch))
         return future
+
+    @property
+    def busy(self) -> int:
+        """Slots running a job right now."""
+        return sum(self._running)
 
     def _work(self, slot: Slot) -> None:
         while True:
@@ -58,15 +66,18 @@ class WorkerPool:
             if task is _STOP:
                 slot.close()
                 return
-            future, job, stdin, limits = task  # type: ignore[misc]
+            future, job, stdin, limits, files, fetch = task  # type: ignore[misc]
             if not future.set_running_or_notify_cancel():
                 continue
+            self._running[slot.index] = True
             try:
-                outcome = slot.run(job, stdin, limits)
+                outcome = slot.run(job, stdin, limits, files, fetch)
             except SlotFailure as exc:
                 outcome = RunOutcome(system_error=str(exc))
             except Exception as exc:
                 outcome = RunOutcome(system_error=f"{type(exc).__name__}: {exc}")
+            finally:
+                self._running[slot.index] = False
             future.set_result(outcome)
 
     def close(self) -> None:

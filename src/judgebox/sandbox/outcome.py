@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 
@@ -22,6 +22,7 @@ class RunOutcome:
     out_of_memory: bool = False
     harness: bytes = b""  # what a Python harness reported (result fd), token removed
     token_ok: bool = False  # the harness's pass token arrived intact
+    files: dict[str, str] = field(default_factory=dict)  # fetched files, base64 by requested path
     compile_error: str | None = None
     system_error: str | None = None  # the sandbox failed; the run says nothing about the program
 

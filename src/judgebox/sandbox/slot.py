@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import json
 import os
 import secrets
 import socket
@@ -148,8 +149,10 @@ class Slot:
 
     # -- running jobs ---------------------------------------------------------------------------------
 
-    def run(self, job: Command | PythonProgram, stdin: bytes, limits: Limits) -> RunOutcome:
-        """Run one job. Raises :class:`SlotFailure` (after restarting the slot) if the worker died."""
+    def run(self, job: Command | PythonProgram, stdin: bytes, limits: Limits,
+            files: dict[str, str | None] | None = None, fetch: tuple[str, ...] = ()) -> RunOutcome:
+        """Run one job. ``files`` (path to base64) are put in the work folder first; ``fetch`` names
+        files to bring back. Raises :class:`SlotFailure` (after restarting the slot) if the worker died."""
         fds: dict[str, int] = {}
         try:
             fds["stdin"] = _memfd("stdin", stdin)
@@ -164,6 +167,11 @@ class Slot:
                 token = b""
                 request["argv"] = list(job.argv)
                 request["env"] = job.env
+            if files:
+                fds["files"] = _memfd("files", json.dumps(files).encode())
+            if fetch:
+                fds["fetched"] = _memfd("fetched")
+                request["fetch"] = list(fetch)
             request["fd_names"] = list(fds)
             reply = self._exchange(request, list(fds.values()), limits.wall_backstop + REPLY_MARGIN)
             outcome = _outcome(reply, fds, limits, token)
@@ -237,13 +245,14 @@ def _outcome(reply: dict[str, Any], fds: dict[str, int], limits: Limits, token: 
     if harness.startswith(b"judgebox-setup-failed:") and reply["exit_code"] == 127:
         return RunOutcome(system_error=harness.decode("utf-8", "replace").strip())
     token_ok = bool(token) and harness.endswith(token) and not harness_cut
+    fetched = json.loads(_read_capped(fds["fetched"], 1 << 40)[0] or b"{}") if "fetched" in fds else {}
     return RunOutcome(
         exit_code=reply["exit_code"], signal=reply["signal"], cpu_time=reply["cpu"], wall_time=reply["wall"],
         memory_bytes=reply["memory"], stdout=stdout, stderr=stderr, stdout_truncated=stdout_cut,
         stderr_truncated=stderr_cut, output_limit_exceeded=stdout_cut or stderr_cut or harness_cut,
         stopped=reply["stopped"],
         out_of_memory=reply.get("oom", False), harness=harness[: -len(token)] if token_ok else harness,
-        token_ok=token_ok)
+        token_ok=token_ok, files=fetched)
 
 
 def _read_capped(fd: int, cap: int) -> tuple[bytes, bool]:

@@ -11,7 +11,7 @@ import os
 import socket
 
 MAX_MESSAGE = 1 << 20
-MAX_FDS = 8
+MAX_FDS = 12
 
 
 def send(sock: socket.socket, message: dict, fds: list[int] = ()) -> None:  # type: ignore[assignment]

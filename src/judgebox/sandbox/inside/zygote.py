@@ -20,7 +20,7 @@ import sys
 import time
 import traceback
 
-from . import confine, kernel, landlock, protocol, pyrun
+from . import confine, files, kernel, landlock, protocol, pyrun
 from .accounting import CgroupAccounting
 
 PREIMPORTS = ("abc", "array", "bisect", "collections", "copy", "dataclasses", "datetime", "decimal", "enum",
@@ -184,10 +184,10 @@ class Zygote:
         cpu0 = self.accounting.cpu_ns()
         self_cpu0 = _self_cpu()
         started = time.monotonic()
+        named = dict(zip(request["fd_names"], fds))
         pid = self._hand_over(request, fds)
         pidfd = os.pidfd_open(pid)
         try:
-            named = dict(zip(request["fd_names"], fds))
             outputs = (named["stdout"], named["stderr"])
             stopped = self._supervise(pid, pidfd, limits, started, cpu0, outputs)
         finally:
@@ -206,6 +206,9 @@ class Zygote:
             reply["cpu"] = usage.ru_utime + usage.ru_stime
         reply["memory"] = max(usage.ru_maxrss * 1024, self.accounting.memory_peak() or 0)
         reply["oom"] = self.accounting.oom_killed()
+        if request.get("fetch"):
+            fetched = files.fetch(self.config["workdir"], request["fetch"], limits["output_bytes"])
+            os.pwrite(named["fetched"], fetched, 0)
         try:
             self._wipe_workdir()
         except OSError as exc:  # the reply still stands; the judge replaces this slot before its next run
@@ -233,10 +236,12 @@ class Zygote:
             result_fd = named["result"]
             # Python sources are compiled only in the confined run: the zygote never holds a submission
             # (every later run is a fork of it), and a compile bomb meets the run's limits.
-            sources = {name: _read_all(named[name]) for name in ("code", "test", "args") if name in named}
+            sources = {name: _read_all(named[name]) for name in ("code", "test", "args", "files") if name in named}
             self.confinement.enter_run(request["limits"], (named["stdin"], named["stdout"], named["stderr"]),
                                        result_fd, named.get("token"))
             result_fd = confine.RESULT_FD
+            if "files" in sources:
+                files.place(self.config["workdir"], sources["files"])
             if "python" in request:
                 pyrun.run(sources, request["python"], self.snapshot)
             confine.reset_signals_for_exec()

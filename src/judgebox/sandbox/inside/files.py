@@ -1,0 +1,55 @@
+"""Files a caller puts into a run's work folder and fetches back from it, confined to that folder.
+
+A relative path is relative to the work folder; an absolute path outside it is mapped inside it
+(``/etc/x`` becomes ``<workdir>/etc/x``); a path with ``..`` or a NUL is refused. Fetching follows no
+link out of the folder: the run is over and all its processes are dead when files are fetched, so what
+is checked is what is read.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+
+
+def resolve(workdir: str, path: str) -> str:
+    if not path or "\0" in path or ".." in path.split("/"):
+        raise ValueError(f"file path {path!r} is not allowed (empty, NUL or '..')")
+    if path.startswith("/"):
+        normal = os.path.normpath(path)
+        if normal == workdir or normal.startswith(workdir + "/"):
+            return normal
+        return os.path.normpath(workdir + normal)
+    return os.path.normpath(os.path.join(workdir, path))
+
+
+def place(workdir: str, encoded: bytes) -> None:
+    """Write ``{path: base64 or null}`` into the work folder (in the run, as the run's uid)."""
+    for path, content in json.loads(encoded).items():
+        if content is None:
+            continue
+        target = resolve(workdir, path)
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        with open(target, "wb") as f:
+            f.write(base64.b64decode(content))
+
+
+def fetch(workdir: str, paths: list[str], limit: int) -> bytes:
+    """``{path: base64}`` of the regular files among ``paths``, as JSON; others are left out."""
+    found = {}
+    budget = limit
+    for path in paths:
+        try:
+            target = os.path.realpath(resolve(workdir, path))
+        except ValueError:
+            continue
+        if not target.startswith(workdir + "/") or not os.path.isfile(target):
+            continue
+        with open(target, "rb") as f:
+            data = f.read(budget + 1)
+        if len(data) > budget:
+            break  # more than the output cap: what was fetched so far is returned
+        budget -= len(data)
+        found[path] = base64.b64encode(data).decode()
+    return json.dumps(found).encode()
