@@ -24,3 +24,61 @@ def shared_data(name: str) -> list[dict]:
 def judge():
     with judgebox.Judge() as j:
         yield j
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """A real ``judgebox serve`` process on a loopback port, for as long as the context lasts."""
+
+    def __init__(self, *args: str, env: dict | None = None) -> None:
+        import os
+        import subprocess
+        import sys
+        import time
+
+        import httpx
+
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        command = [sys.executable, "-m", "judgebox.cli", "serve", "--port", str(self.port), "--log-level",
+                   "warning", *args]
+        self.process = subprocess.Popen(command, env={**os.environ, **(env or {})})
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"judgebox serve exited with {self.process.returncode}")
+            try:
+                if httpx.get(self.url + "/v1/ping", timeout=1).status_code == 200:
+                    return
+            except httpx.TransportError:
+                time.sleep(0.1)
+        self.close()
+        raise RuntimeError("judgebox serve did not come up within 60 s")
+
+    def close(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=20)
+        except Exception:  # a stuck server must not hang the test session
+            self.process.kill()
+            self.process.wait()
+
+    def __enter__(self) -> Server:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+@pytest.fixture(scope="session")
+def server():
+    """One shared server with two slots; tests that kill or overload it start their own ``Server``."""
+    with Server("--workers", "2") as running:
+        yield running

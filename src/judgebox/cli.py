@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -32,6 +33,17 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--language", default="python")
     run.add_argument("--cpu-time", type=float, default=5.0)
     run.set_defaults(handler=_run)
+
+    serve = commands.add_parser("serve", help="run the HTTP service (SandboxFusion's /run_code, /judge, ...)")
+    serve.add_argument("--host", default="127.0.0.1", help="address to bind (default: loopback only)")
+    serve.add_argument("--port", type=int, default=8080)
+    serve.add_argument("--workers", type=int, default=None, help="sandbox slots (default: one per core)")
+    serve.add_argument("--token", default=os.environ.get("JUDGEBOX_TOKEN"),
+                       help="bearer token required on every endpoint but the health checks (env JUDGEBOX_TOKEN)")
+    serve.add_argument("--max-body-mb", type=int, default=64, help="largest request body accepted (413 beyond)")
+    serve.add_argument("--max-wait", type=float, default=30.0, help="seconds a request may queue before a 504")
+    serve.add_argument("--log-level", default="info")
+    serve.set_defaults(handler=_serve)
 
     languages = commands.add_parser("languages", help="languages and the isolation active on this machine")
     languages.set_defaults(handler=_languages)
@@ -107,6 +119,21 @@ def _run(args: argparse.Namespace) -> int:
     else:
         console.print(f"[red]{result.verdict}: {result.message}")
     return 0 if case is not None and case.exit_code == 0 else 1
+
+
+def _serve(args: argparse.Namespace) -> int:
+    import logging
+
+    import uvicorn
+
+    from .server import ServerSettings, create_app
+
+    logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s %(message)s")
+    settings = ServerSettings(slots=args.workers, token=args.token, max_body_bytes=args.max_body_mb * 2**20,
+                              max_wait=args.max_wait)
+    uvicorn.run(create_app(settings), host=args.host, port=args.port, log_level=args.log_level,
+                access_log=False)
+    return 0
 
 
 def _languages(args: argparse.Namespace) -> int:

@@ -50,7 +50,10 @@ class Judge:
     async def judge_async(self, code: str, cases: Any, language: str = "python", limits: Limits | None = None,
                           checker: str = "tokens", stop_on_first_failure: bool = False) -> JudgeResult:
         """The awaitable twin of :meth:`judge`; it waits without occupying a thread."""
-        submission = self.submission(code, cases, language, limits, checker, stop_on_first_failure)
+        return await self.judge_submission_async(
+            self.submission(code, cases, language, limits, checker, stop_on_first_failure))
+
+    async def judge_submission_async(self, submission: Submission) -> JudgeResult:
         started = time.monotonic()
         futures = self._submit(submission)
         results: list[CaseResult] = []

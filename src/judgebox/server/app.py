@@ -1,0 +1,209 @@
+"""The HTTP service: SandboxFusion's /run_code, a native /judge and /judge/batch, health and metrics.
+
+    app = create_app(ServerSettings(slots=4))   # an ASGI app; `judgebox serve` runs it with uvicorn
+
+This is the only package that imports the web framework.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, PlainTextResponse, StreamingResponse
+from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
+
+from ..errors import JudgeboxError
+from ..judge import Judge
+from ..sandbox.config import SandboxConfig
+from ..sandbox.outcome import RunOutcome
+from . import translate
+from .admission import Admission, Overloaded
+from .metrics import Metrics
+from .middleware import BodySizeLimit, RequestFrame, request_id
+from .schemas import BatchLine, BatchRequest, JudgeRequest, JudgeResponse, RunCodeRequest, RunCodeResponse
+
+log = logging.getLogger("judgebox.server")
+OPEN_PATHS = {"/v1/ping", "/health"}  # reachable without the token
+
+
+@dataclass(frozen=True)
+class ServerSettings:
+    slots: int | None = None  # sandbox slots; default one per core
+    token: str | None = None  # bearer token required on every endpoint but OPEN_PATHS
+    max_body_bytes: int = 64 * 1024 * 1024
+    max_waiting: int = 4096  # requests queued for admission before 504s
+    max_wait: float = 30.0  # seconds a request may wait for admission
+    default_memory_mb: int = 1024  # for /run_code's memory_limit_MB = -1
+    output_bytes: int = 64 * 1024 * 1024
+    sandbox: SandboxConfig = field(default_factory=SandboxConfig)
+
+
+def create_app(settings: ServerSettings | None = None, judge: Judge | None = None) -> FastAPI:
+    settings = settings or ServerSettings()
+    state: dict[str, object] = {}
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        owned = judge is None
+        state["judge"] = judge or Judge(settings.sandbox, settings.slots)
+        state["health"] = await _self_test(state["judge"])  # type: ignore[arg-type]
+        try:
+            yield
+        finally:
+            if owned:
+                state["judge"].close()  # type: ignore[attr-defined]
+
+    app = FastAPI(title="judgebox", version="0.1.0", lifespan=lifespan,
+                  description="A SandboxFusion-compatible code execution service with a native batch judge API.")
+    metrics = Metrics()
+    app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(RequestFrame, token=settings.token, open_paths=OPEN_PATHS,
+                       count=lambda path, status: metrics.requests.labels(path, str(status)).inc())
+    pod = os.environ.get("MY_POD_NAME")
+
+    def the_judge() -> Judge:
+        return state["judge"]  # type: ignore[return-value]
+
+    def admission() -> Admission:
+        if "admission" not in state:  # made on the server's event loop
+            slots = len(the_judge().pool.slots)
+            state["admission"] = Admission(2 * slots, settings.max_waiting, settings.max_wait)
+            metrics.slots.set(slots)
+        return state["admission"]  # type: ignore[return-value]
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+        errors = [{"loc": e.get("loc"), "msg": e.get("msg"), "type": e.get("type")} for e in exc.errors()]
+        return JSONResponse({"detail": errors}, status_code=422)
+
+    @app.exception_handler(RecursionError)
+    async def too_deep(request: Request, exc: RecursionError) -> JSONResponse:
+        return JSONResponse({"detail": "the JSON body is nested too deeply"}, status_code=422)
+
+    @app.exception_handler(JudgeboxError)
+    async def bad_input(request: Request, exc: JudgeboxError) -> JSONResponse:
+        return JSONResponse({"detail": str(exc)}, status_code=422)
+
+    @app.exception_handler(Overloaded)
+    async def overloaded(request: Request, exc: Overloaded) -> JSONResponse:
+        return JSONResponse({"detail": str(exc)}, status_code=504)
+
+    @app.exception_handler(Exception)
+    async def failed(request: Request, exc: Exception) -> JSONResponse:
+        log.exception("unhandled error [%s]", request_id.get())
+        return JSONResponse({"detail": f"internal error; request id {request_id.get()}"}, status_code=500)
+
+    @app.get("/v1/ping")
+    async def ping() -> str:
+        return "pong"
+
+    @app.get("/health")
+    async def health() -> dict:
+        judge = the_judge()
+        report = dict(state["health"])  # type: ignore[call-overload]
+        report.update(slots=len(judge.pool.slots), busy=judge.pool.busy, queue_depth=admission().waiting)
+        return report
+
+    @app.get("/metrics")
+    async def prometheus() -> PlainTextResponse:
+        metrics.queue_depth.set(admission().waiting)
+        metrics.slots_busy.set(the_judge().pool.busy)
+        return PlainTextResponse(generate_latest(metrics.registry), media_type=CONTENT_TYPE_LATEST)
+
+    @app.post("/run_code", response_model=RunCodeResponse)
+    async def run_code(body: RunCodeRequest) -> RunCodeResponse:
+        """Run one program (SandboxFusion's API): HTTP 200 whatever the program did."""
+        language = translate.run_code_language(body.language)
+        if language is None:
+            return RunCodeResponse(status="SandboxError", executor_pod_name=pod,
+                                   message=f"language {body.language!r} is not available on this server "
+                                           f"(available: {', '.join(sorted(translate.RUN_CODE_LANGUAGES))})")
+        limits = translate.run_code_limits(body, settings.default_memory_mb, settings.output_bytes)
+        stdin = (body.stdin or "").encode("utf-8", "surrogateescape")
+        started = time.monotonic()
+        async with admission().admit() as waited:
+            metrics.queue_time.observe(waited)
+            future = the_judge().pool.submit(translate.run_code_job(body), stdin, limits, body.files,
+                                             tuple(body.fetch_files))
+            outcome: RunOutcome = await asyncio.wrap_future(future)
+        response = translate.run_code_response(outcome, waited, pod)
+        verdict = response.run_result.verdict if response.run_result else "SE"
+        metrics.cases.labels(language, verdict or "SE").inc()
+        metrics.latency.labels("/run_code", language).observe(time.monotonic() - started)
+        return response
+
+    async def judge_one(body: JudgeRequest) -> JudgeResponse:
+        judge = the_judge()
+        started = time.monotonic()
+        if body.cases is not None:
+            cases: object = translate.cases_from(body.cases, body.limits)
+        elif body.test_cases is not None:
+            cases = body.test_cases
+        else:
+            raise RequestValidationError([{"loc": ("body", "cases"), "msg": "give cases or test_cases",
+                                           "type": "missing"}])
+        submission = judge.submission(body.code, cases, body.language, translate.limits_from(body.limits),
+                                      body.checker, body.stop_on_first_failure)
+        async with admission().admit() as waited:
+            metrics.queue_time.observe(waited)
+            result = await judge.judge_submission_async(submission)
+        for case in result.cases:
+            metrics.cases.labels(submission.language, str(case.verdict)).inc()
+        metrics.latency.labels("/judge", submission.language).observe(time.monotonic() - started)
+        return translate.judge_response(result, waited)
+
+    @app.post("/judge", response_model=JudgeResponse)
+    async def judge_endpoint(body: JudgeRequest) -> JudgeResponse:
+        """Judge one submission on all its cases; the headline verdict and every case's result."""
+        return await judge_one(body)
+
+    @app.post("/judge/batch", response_class=StreamingResponse,
+              responses={200: {"content": {"application/x-ndjson": {"schema": BatchLine.model_json_schema()}}}})
+    async def judge_batch(body: BatchRequest) -> StreamingResponse:
+        """Judge many submissions; one NDJSON line (a ``BatchLine``) per submission as each finishes."""
+        async def line(index: int, request: JudgeRequest) -> str:
+            try:
+                return BatchLine(index=index, result=await judge_one(request)).model_dump_json()
+            except (JudgeboxError, RequestValidationError, Overloaded) as exc:
+                return BatchLine(index=index, error=_error_text(exc)).model_dump_json()
+
+        async def stream() -> AsyncIterator[str]:
+            tasks = [asyncio.ensure_future(line(i, r)) for i, r in enumerate(body.submissions)]
+            try:
+                for finished in asyncio.as_completed(tasks):
+                    yield await finished + "\n"
+            finally:
+                for task in tasks:
+                    task.cancel()
+
+        return StreamingResponse(stream(), media_type="application/x-ndjson")
+
+    return app
+
+
+def _error_text(exc: Exception) -> str:
+    if isinstance(exc, RequestValidationError):
+        return json.dumps([e.get("msg") for e in exc.errors()])
+    return f"{type(exc).__name__}: {exc}"
+
+
+async def _self_test(judge: Judge) -> dict:
+    from ..types import Case
+
+    layers = judge.isolation()
+    try:
+        result = await judge.judge_async("print(int(input()) + 1)", [Case.stdio("41", "42")])
+        python = {"name": "python", "available": result.verdict.value == "AC", "self_test": str(result.verdict)}
+    except JudgeboxError as exc:
+        python = {"name": "python", "available": False, "self_test": str(exc)}
+    return {"status": "ok" if python["available"] else "degraded", "isolation": layers,
+            "mode": judge.config.mode, "languages": [python]}

@@ -1,0 +1,142 @@
+"""Wire schemas: SandboxFusion's /run_code contract, and judgebox's native /judge and /judge/batch.
+
+Field names and enum strings of ``RunCodeRequest``/``RunCodeResponse`` follow SandboxFusion exactly
+(verl and the ``sandbox-fusion`` client parse them); extra response fields are additions both ignore.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+MAX_CODE_CHARS = 4 * 1024 * 1024
+
+
+def _check_path(path: str) -> str:
+    if not path or "\0" in path or ".." in path.split("/"):
+        raise ValueError(f"file path {path!r} is not allowed: paths stay inside the run's work folder")
+    return path
+
+
+class RunCodeRequest(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+    code: str = Field(max_length=MAX_CODE_CHARS)
+    language: str = "python"
+    compile_timeout: float = Field(10, gt=0, le=3600)
+    run_timeout: float = Field(10, gt=0, le=3600)
+    memory_limit_MB: int = Field(-1, ge=-1, le=65536, description="-1: the server's default limit")
+    stdin: str | None = None
+    files: dict[str, str | None] = Field(default_factory=dict, description="path -> base64 content")
+    fetch_files: list[str] = Field(default_factory=list)
+
+    @field_validator("files")
+    @classmethod
+    def _files_stay_inside(cls, files: dict[str, str | None]) -> dict[str, str | None]:
+        for path in files:
+            _check_path(path)
+        return files
+
+    @field_validator("fetch_files")
+    @classmethod
+    def _fetches_stay_inside(cls, paths: list[str]) -> list[str]:
+        return [_check_path(p) for p in paths]
+
+
+class CommandRunResult(BaseModel):
+    status: Literal["Finished", "TimeLimitExceeded", "Error"]
+    execution_time: float | None = None
+    return_code: int | None = None
+    stdout: str | None = None
+    stderr: str | None = None
+    # judgebox additions
+    cpu_time: float | None = None
+    memory_peak: int | None = Field(None, description="bytes")
+    verdict: str | None = Field(None, description="judgebox's verdict for the run: RE, TLE, MLE, OLE, ...")
+    truncated: bool = Field(False, description="stdout or stderr passed the output limit and was cut")
+
+
+class RunCodeResponse(BaseModel):
+    status: Literal["Success", "Failed", "SandboxError"]
+    message: str = ""
+    compile_result: CommandRunResult | None = None
+    run_result: CommandRunResult | None = None
+    executor_pod_name: str | None = None
+    files: dict[str, str] = Field(default_factory=dict)
+    queue_time: float = Field(0.0, description="seconds waiting for a slot; never counted against the run")
+
+
+class LimitsModel(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    cpu_time: float = Field(5.0, gt=0, le=3600)
+    wall_time: float | None = Field(None, gt=0, le=7200)
+    memory_mb: int = Field(512, ge=16, le=65536)
+    output_bytes: int = Field(64 * 1024 * 1024, ge=1024, le=4096 * 1024 * 1024)
+    processes: int = Field(64, ge=1, le=4096)
+
+
+class CaseModel(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    kind: Literal["stdio", "call", "assert"] = "stdio"
+    stdin: str = ""
+    expected_output: str | None = None
+    fn_name: str | None = None
+    args: list[Any] = Field(default_factory=list)
+    expected_value: Any = None
+    assert_code: str | None = None
+    limits: LimitsModel | None = None
+
+
+class JudgeRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    code: str = Field(max_length=MAX_CODE_CHARS)
+    language: str = "python"
+    cases: list[CaseModel] | None = Field(None, max_length=10000)
+    test_cases: dict[str, Any] | None = Field(None, description="verl's form, instead of cases")
+    limits: LimitsModel = Field(default_factory=LimitsModel)
+    checker: str = "tokens"
+    stop_on_first_failure: bool = False
+
+
+class CaseResultModel(BaseModel):
+    verdict: str
+    cpu_time: float
+    wall_time: float
+    memory_bytes: int
+    exit_code: int | None
+    signal: int | None
+    stdout: str
+    stderr: str
+    stdout_truncated: bool
+    stderr_truncated: bool
+    message: str
+
+
+class JudgeResponse(BaseModel):
+    verdict: str
+    score: float
+    passed: int
+    total: int
+    message: str
+    cases: list[CaseResultModel]
+    wall_time: float
+    cpu_time: float
+    queue_time: float
+
+
+class BatchRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    submissions: list[JudgeRequest] = Field(min_length=1, max_length=4096)
+
+
+class BatchLine(BaseModel):
+    """One line of /judge/batch's NDJSON stream, in the order submissions finish."""
+
+    index: int
+    result: JudgeResponse | None = None
+    error: str | None = None

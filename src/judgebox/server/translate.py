@@ -1,0 +1,85 @@
+"""Between wire schemas and judgebox's own records: requests into jobs, outcomes into responses."""
+
+from __future__ import annotations
+
+from ..sandbox.outcome import RunOutcome
+from ..sandbox.slot import PythonProgram
+from ..types import Case, JudgeResult, Limits
+from .schemas import (
+    CaseModel,
+    CaseResultModel,
+    CommandRunResult,
+    JudgeResponse,
+    LimitsModel,
+    RunCodeRequest,
+    RunCodeResponse,
+)
+
+# SandboxFusion's language names that name a language judgebox runs; the rest answer SandboxError.
+RUN_CODE_LANGUAGES = {"python": "python", "python3": "python"}
+
+
+def run_code_language(name: str) -> str | None:
+    return RUN_CODE_LANGUAGES.get(name)
+
+
+def run_code_limits(request: RunCodeRequest, default_memory_mb: int, output_bytes: int) -> Limits:
+    """``run_timeout`` is the CPU limit; the wall-clock backstop keeps the answer inside the budget
+    callers wait for (verl: ``compile_timeout + run_timeout + 10`` s)."""
+    run = request.run_timeout
+    memory = request.memory_limit_MB if request.memory_limit_MB > 0 else default_memory_mb
+    return Limits(cpu_time=run, wall_time=min(2 * run + 1, run + request.compile_timeout + 5),
+                  memory_mb=max(memory, 16), output_bytes=output_bytes)
+
+
+def run_code_job(request: RunCodeRequest) -> PythonProgram:
+    return PythonProgram(request.code)
+
+
+def run_code_response(outcome: RunOutcome, queue_time: float, pod: str | None) -> RunCodeResponse:
+    if outcome.system_error is not None:
+        return RunCodeResponse(status="SandboxError", message=outcome.system_error, queue_time=queue_time,
+                               executor_pod_name=pod)
+    if outcome.compile_error is not None:  # Python has no compile step: a syntax error is a failed run
+        run = CommandRunResult(status="Finished", execution_time=0.0, return_code=1, stdout="",
+                               stderr=outcome.compile_error + "\n", cpu_time=outcome.cpu_time, verdict="CE")
+        return RunCodeResponse(status="Failed", run_result=run, queue_time=queue_time, executor_pod_name=pod)
+    return_code = outcome.exit_code if outcome.signal is None else -outcome.signal
+    verdict = ("OLE" if outcome.output_limit_exceeded else "MLE" if outcome.out_of_memory
+               else "TLE" if outcome.stopped else "RE" if return_code != 0 else "OK")
+    timed_out = verdict == "TLE"
+    run = CommandRunResult(
+        status="TimeLimitExceeded" if timed_out else "Finished", execution_time=outcome.wall_time,
+        return_code=None if timed_out else return_code, stdout=outcome.stdout.decode("utf-8", "replace"),
+        stderr=outcome.stderr.decode("utf-8", "replace"), cpu_time=outcome.cpu_time,
+        memory_peak=outcome.memory_bytes, verdict=verdict, truncated=outcome.output_limit_exceeded)
+    ok = verdict == "OK"
+    return RunCodeResponse(status="Success" if ok else "Failed", run_result=run, files=outcome.files,
+                           queue_time=queue_time, executor_pod_name=pod)
+
+
+def limits_from(model: LimitsModel) -> Limits:
+    return Limits(**model.model_dump())
+
+
+def cases_from(models: list[CaseModel], default: LimitsModel) -> list[Case]:
+    cases = []
+    for m in models:
+        limits = limits_from(m.limits) if m.limits else None
+        if m.kind == "stdio":
+            cases.append(Case.stdio(m.stdin, m.expected_output or "", limits))
+        elif m.kind == "call":
+            cases.append(Case.call(m.fn_name or "", m.args, m.expected_value, limits))
+        else:
+            cases.append(Case.asserts(m.assert_code or "", limits))
+    return cases
+
+
+def judge_response(result: JudgeResult, queue_time: float) -> JudgeResponse:
+    return JudgeResponse(
+        verdict=str(result.verdict), score=result.score, passed=result.passed, total=result.total,
+        message=result.message, wall_time=result.wall_time, cpu_time=result.cpu_time, queue_time=queue_time,
+        cases=[CaseResultModel(verdict=str(c.verdict), cpu_time=c.cpu_time, wall_time=c.wall_time,
+                               memory_bytes=c.memory_bytes, exit_code=c.exit_code, signal=c.signal, stdout=c.stdout,
+                               stderr=c.stderr, stdout_truncated=c.stdout_truncated,
+                               stderr_truncated=c.stderr_truncated, message=c.message) for c in result.cases])
