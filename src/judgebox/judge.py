@@ -23,9 +23,9 @@ from .backends.local import WorkerPool
 from .cases import load_cases
 from .checkers import CheckResult, values_equal
 from .errors import InvalidCases
+from .programs import Programs
 from .sandbox.config import SandboxConfig
 from .sandbox.outcome import RunOutcome
-from .sandbox.slot import PythonProgram
 from .types import Case, CaseResult, JudgeResult, Limits, Submission
 from .verdicts import Verdict
 
@@ -40,6 +40,7 @@ class Judge:
     def __init__(self, config: SandboxConfig | None = None, slots: int | None = None) -> None:
         self.config = config or SandboxConfig()
         self.pool = WorkerPool(self.config, slots)
+        self.programs = Programs(self.pool)
 
     def judge(self, code: str, cases: Any, language: str = "python", limits: Limits | None = None,
               checker: str = "tokens", stop_on_first_failure: bool = False) -> JudgeResult:
@@ -55,7 +56,10 @@ class Judge:
 
     async def judge_submission_async(self, submission: Submission) -> JudgeResult:
         started = time.monotonic()
-        futures = self._submit(submission)
+        if languages.get(submission.language).compiled:  # a compiler may run: not on the event loop
+            futures = await asyncio.get_running_loop().run_in_executor(None, self.programs.submit, submission)
+        else:
+            futures = self.programs.submit(submission)
         results: list[CaseResult] = []
         try:
             for case, future in zip(submission.cases, futures):
@@ -70,7 +74,7 @@ class Judge:
 
     def judge_submission(self, submission: Submission) -> JudgeResult:
         started = time.monotonic()
-        futures = self._submit(submission)
+        futures = self.programs.submit(submission)
         results = _collect(futures, submission.stop_on_first_failure, submission, self._case_result)
         return self._fold(submission, results, started)
 
@@ -82,8 +86,10 @@ class Judge:
         checkers.get(checker)
         if limits is not None and not isinstance(limits, Limits):
             raise InvalidCases("limits must be a judgebox.Limits")
-        return Submission(code, load_cases(cases), spec.name, limits or Limits(), checker,
-                          bool(stop_on_first_failure))
+        submission = Submission(code, load_cases(cases), spec.name, limits or Limits(), checker,
+                                bool(stop_on_first_failure))
+        Programs.check(submission)
+        return submission
 
     def isolation(self) -> dict[str, object]:
         return dict(self.pool.layers)
@@ -99,10 +105,6 @@ class Judge:
 
     # -- internals ------------------------------------------------------------------------------------
 
-    def _submit(self, submission: Submission) -> list[Future[RunOutcome]]:
-        return [self.pool.submit(_python_job(submission.code, case), case.stdin, case.limits or submission.limits)
-                for case in submission.cases]
-
     def _fold(self, submission: Submission, results: list[CaseResult], started: float) -> JudgeResult:
         return JudgeResult.fold(results, len(submission.cases), time.monotonic() - started, _message(results))
 
@@ -114,14 +116,6 @@ class Judge:
             memory_bytes=outcome.memory_bytes, exit_code=outcome.exit_code, signal=outcome.signal,
             stdout_raw=outcome.stdout, stderr_raw=outcome.stderr, stdout_truncated=outcome.stdout_truncated,
             stderr_truncated=outcome.stderr_truncated, message=check.message)
-
-
-def _python_job(code: str, case: Case) -> PythonProgram:
-    if case.kind == "assert":
-        return PythonProgram(code, "assert", test_code=case.assert_code)
-    if case.kind == "call":
-        return PythonProgram(code, "call", fn_name=case.fn_name, args_json=json.dumps(list(case.args)))
-    return PythonProgram(code)
 
 
 def _collect(futures: list[Future[RunOutcome]], stop_early: bool, submission: Submission,

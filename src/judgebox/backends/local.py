@@ -12,6 +12,7 @@ import queue
 import threading
 from concurrent.futures import Future, ThreadPoolExecutor
 
+from ..languages.artifacts import Artifact
 from ..sandbox.config import SandboxConfig
 from ..sandbox.outcome import RunOutcome
 from ..sandbox.slot import Command, PythonProgram, Slot, SlotFailure
@@ -46,13 +47,14 @@ class WorkerPool:
         return self.slots[0].layers
 
     def submit(self, job: Job, stdin: bytes, limits: Limits, files: dict[str, str | None] | None = None,
-               fetch: tuple[str, ...] = ()) -> Future[RunOutcome]:
-        """Queue one job; ``files`` and ``fetch`` as in :meth:`Slot.run`."""
+               fetch: tuple[str, ...] = (), program: Artifact | None = None) -> Future[RunOutcome]:
+        """Queue one job; ``files``, ``fetch`` and ``program`` as in :meth:`Slot.run` (the artifact is
+        kept alive by the queued job until it has run)."""
         future: Future[RunOutcome] = Future()
         with self._lock:
             if self._closed:
                 raise RuntimeError("the judge has been closed")
-            self._queue.put((future, job, stdin, limits, files, fetch))
+            self._queue.put((future, job, stdin, limits, files, fetch, program))
         return future
 
     @property
@@ -66,12 +68,12 @@ class WorkerPool:
             if task is _STOP:
                 slot.close()
                 return
-            future, job, stdin, limits, files, fetch = task  # type: ignore[misc]
+            future, job, stdin, limits, files, fetch, program = task  # type: ignore[misc]
             if not future.set_running_or_notify_cancel():
                 continue
             self._running[slot.index] = True
             try:
-                outcome = slot.run(job, stdin, limits, files, fetch)
+                outcome = slot.run(job, stdin, limits, files, fetch, program.fd if program else None)
             except SlotFailure as exc:
                 outcome = RunOutcome(system_error=str(exc))
             except Exception as exc:

@@ -1,33 +1,32 @@
-"""Languages judgebox runs, one small declarative entry each, looked up by name or alias.
+"""Languages judgebox runs, one small declarative entry each (``catalog.py``), looked up by name or alias.
 
-Python runs in the slot's warm interpreter (a fork per case); the compiled languages build on the same
-sandbox ``Command`` jobs.
+Names include SandboxFusion's (``nodejs``, ``csharp``, ``R`` ...). A name judgebox knows but cannot run
+here (a missing toolchain) is refused with the reason.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import os
 
 from ..errors import UnknownLanguage
+from .catalog import LANGUAGES
+from .spec import LanguageSpec
 
+__all__ = ["LANGUAGES", "LanguageSpec", "get", "missing_tools"]
 
-@dataclass(frozen=True)
-class LanguageSpec:
-    name: str
-    aliases: tuple[str, ...]
-    description: str
-    runner: str  # "python-fork": the slot's warm interpreter forks per case
-
-
-LANGUAGES = (
-    LanguageSpec("python", ("python3", "py", "py3", "pytest"), "CPython, a fork of a warm interpreter per case",
-                 "python-fork"),
-)
 _BY_NAME = {alias.lower(): spec for spec in LANGUAGES for alias in (spec.name, *spec.aliases)}
+
+
+def missing_tools(spec: LanguageSpec) -> list[str]:
+    return [path for path in spec.requires if not os.path.exists(path)]
 
 
 def get(name: str) -> LanguageSpec:
     spec = _BY_NAME.get(name.lower()) if isinstance(name, str) else None
     if spec is None:
-        raise UnknownLanguage(f"unknown language {name!r}; available: {', '.join(s.name for s in LANGUAGES)}")
+        raise UnknownLanguage(f"unknown language {name!r}; known: {', '.join(s.name for s in LANGUAGES)}")
+    missing = missing_tools(spec)
+    if missing:
+        raise UnknownLanguage(f"language {spec.name!r} is not available on this machine: missing "
+                              f"{', '.join(missing)} (scripts/setup.sh installs the toolchains)")
     return spec

@@ -40,10 +40,13 @@ _slot_ids = itertools.count()
 
 @dataclass(frozen=True)
 class Command:
-    """Run an executable: ``argv[0]`` must be an absolute path the sandbox uid can execute."""
+    """Run an executable: ``argv[0]`` must be an absolute path the sandbox uid can execute, or
+    ``/proc/self/fd/5`` for the program passed alongside. With ``evidence`` the run inherits the result
+    and token fds (3 and 4) for an assert harness of its own."""
 
     argv: tuple[str, ...]
     env: dict[str, str] = field(default_factory=lambda: dict(RUN_ENV))
+    evidence: bool = False
 
 
 @dataclass(frozen=True)
@@ -150,30 +153,33 @@ class Slot:
     # -- running jobs ---------------------------------------------------------------------------------
 
     def run(self, job: Command | PythonProgram, stdin: bytes, limits: Limits,
-            files: dict[str, str | None] | None = None, fetch: tuple[str, ...] = ()) -> RunOutcome:
+            files: dict[str, str | None] | None = None, fetch: tuple[str, ...] = (),
+            program: int | None = None) -> RunOutcome:
         """Run one job. ``files`` (path to base64) are put in the work folder first; ``fetch`` names
-        files to bring back. Raises :class:`SlotFailure` (after restarting the slot) if the worker died."""
+        files to bring back; ``program`` is a memfd the run gets as fd 5 (not closed here).
+        Raises :class:`SlotFailure` (after restarting the slot) if the worker died."""
         fds: dict[str, int] = {}
+        token = b""
         try:
             fds["stdin"] = _memfd("stdin", stdin)
             for name in ("stdout", "stderr", "result"):
                 fds[name] = _memfd(name)
             request: dict[str, Any] = {"limits": _limits_message(limits)}
-            if isinstance(job, PythonProgram):
+            if isinstance(job, PythonProgram) or job.evidence:
                 token = secrets.token_bytes(TOKEN_BYTES)
                 fds["token"] = _memfd("token", token)
+            if isinstance(job, PythonProgram):
                 request["python"] = self._python_request(job, fds)
             else:
-                token = b""
-                request["argv"] = list(job.argv)
-                request["env"] = job.env
+                request.update(argv=list(job.argv), env=job.env, evidence=job.evidence)
             if files:
                 fds["files"] = _memfd("files", json.dumps(files).encode())
             if fetch:
                 fds["fetched"] = _memfd("fetched")
                 request["fetch"] = list(fetch)
-            request["fd_names"] = list(fds)
-            reply = self._exchange(request, list(fds.values()), limits.wall_backstop + REPLY_MARGIN)
+            request["fd_names"] = [*fds, *(["program"] if program is not None else [])]
+            passed = [*fds.values(), *([program] if program is not None else [])]
+            reply = self._exchange(request, passed, limits.wall_backstop + REPLY_MARGIN)
             outcome = _outcome(reply, fds, limits, token)
             if "retire" in reply:  # the run is judged; the slot it dirtied is not used again
                 self._safe_restart()

@@ -207,7 +207,7 @@ class Zygote:
         reply["memory"] = max(usage.ru_maxrss * 1024, self.accounting.memory_peak() or 0)
         reply["oom"] = self.accounting.oom_killed()
         if request.get("fetch"):
-            fetched = files.fetch(self.config["workdir"], request["fetch"], limits["output_bytes"])
+            fetched = files.fetch(self.config["workdir"], request["fetch"], limits["file_size_bytes"])
             os.pwrite(named["fetched"], fetched, 0)
         try:
             self._wipe_workdir()
@@ -238,7 +238,8 @@ class Zygote:
             # (every later run is a fork of it), and a compile bomb meets the run's limits.
             sources = {name: _read_all(named[name]) for name in ("code", "test", "args", "files") if name in named}
             self.confinement.enter_run(request["limits"], (named["stdin"], named["stdout"], named["stderr"]),
-                                       result_fd, named.get("token"))
+                                       result_fd, named.get("token"), named.get("program"),
+                                       request.get("evidence", False))
             result_fd = confine.RESULT_FD
             if "files" in sources:
                 files.place(self.config["workdir"], sources["files"])

@@ -1,0 +1,99 @@
+"""Built programs, content-addressed: identical programs (common within a GRPO group) build once.
+
+An artifact lives in a sealed memfd that every run of it receives as fd 5, so running a case copies
+nothing. A failed build (a compile error) is cached too: the same broken program fails once. Entries
+are evicted least-recently-used past a byte budget; an evicted memfd stays open until the last run
+holding it is done (its ``Artifact`` object is gone).
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import os
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+
+SEALS = fcntl.F_SEAL_SEAL | fcntl.F_SEAL_SHRINK | fcntl.F_SEAL_GROW | fcntl.F_SEAL_WRITE
+
+
+class Artifact:
+    """A built program in a sealed (read-only for everyone) memfd."""
+
+    def __init__(self, data: bytes, name: str = "program") -> None:
+        fd = os.memfd_create(f"judgebox-{name}", os.MFD_CLOEXEC | os.MFD_ALLOW_SEALING)
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+        fcntl.fcntl(fd, fcntl.F_ADD_SEALS, SEALS)
+        self.fd = fd
+        self.size = len(data)
+
+    def __del__(self) -> None:
+        os.close(self.fd)
+
+
+@dataclass(frozen=True)
+class Build:
+    """What building a program gave: an artifact, the compiler's complaint, or the machine's failure
+    (``system_error``, never cached)."""
+
+    artifact: Artifact | None = None
+    compile_error: str | None = None
+    compile_timed_out: bool = False
+    system_error: str | None = None
+    compile_time: float = 0.0  # CPU seconds; 0 for a cache hit
+
+
+class ArtifactCache:
+    def __init__(self, max_bytes: int = 1 << 30) -> None:
+        self.max_bytes = max_bytes
+        self.hits = 0
+        self.misses = 0
+        self._entries: OrderedDict[str, Build] = OrderedDict()
+        self._bytes = 0
+        self._lock = threading.Lock()
+        self._building: dict[str, threading.Event] = {}
+
+    @staticmethod
+    def key(*parts: str) -> str:
+        digest = hashlib.sha256()
+        for part in parts:
+            digest.update(part.encode("utf-8", "surrogateescape") + b"\0")
+        return digest.hexdigest()
+
+    def get_or_build(self, key: str, build: Callable[[], Build]) -> Build:
+        """The cached build for ``key``, or ``build()`` run once however many threads ask at the same
+        time. A build that failed for reasons of the machine is not cached."""
+        while True:
+            with self._lock:
+                if key in self._entries:
+                    self._entries.move_to_end(key)
+                    self.hits += 1
+                    cached = self._entries[key]
+                    return Build(cached.artifact, cached.compile_error, cached.compile_timed_out)
+                waiting = self._building.get(key)
+                if waiting is None:
+                    self._building[key] = threading.Event()
+                    self.misses += 1
+                    break
+            waiting.wait()
+        try:
+            result = build()
+            if result.system_error is None:
+                self._store(key, result)
+            return result
+        finally:
+            with self._lock:
+                self._building.pop(key).set()
+
+    def _store(self, key: str, result: Build) -> None:
+        size = result.artifact.size if result.artifact else len(result.compile_error or "")
+        with self._lock:
+            self._entries[key] = result
+            self._bytes += size
+            while self._bytes > self.max_bytes and len(self._entries) > 1:
+                _, old = self._entries.popitem(last=False)
+                self._bytes -= old.artifact.size if old.artifact else len(old.compile_error or "")

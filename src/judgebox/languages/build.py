@@ -1,0 +1,61 @@
+"""Build a submission once: compile it in the sandbox, keep what it made in the artifact cache.
+
+The compiler runs sandboxed like any program, with limits of its own (``COMPILE_LIMITS``); the
+artifact comes back through the run's fetched files and becomes a sealed memfd.
+"""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Callable
+from concurrent.futures import Future
+
+from ..sandbox.config import RUN_ENV
+from ..sandbox.outcome import RunOutcome
+from ..sandbox.slot import Command
+from ..types import Limits
+from .artifacts import Artifact, ArtifactCache, Build
+from .spec import LanguageSpec
+
+MiB = 1024 * 1024
+COMPILE_LIMITS = Limits(cpu_time=30, wall_time=60, memory_mb=2048, output_bytes=4 * MiB, processes=256,
+                        file_size_bytes=256 * MiB)
+MESSAGE_CHARS = 8000  # compiler messages beyond this are cut: the first errors are the useful ones
+
+Submit = Callable[..., Future[RunOutcome]]
+
+
+def environment(spec: LanguageSpec) -> dict[str, str]:
+    return {**RUN_ENV, **spec.env}
+
+
+def build(submit: Submit, cache: ArtifactCache, spec: LanguageSpec, program: str,
+          limits: Limits = COMPILE_LIMITS) -> Build:
+    """The artifact of ``program`` (the source after the spec's quirks and any test harness)."""
+    key = cache.key(spec.name, " ".join(spec.compile), program)
+    return cache.get_or_build(key, lambda: _compile(submit, spec, program, limits))
+
+
+def _compile(submit: Submit, spec: LanguageSpec, program: str, limits: Limits) -> Build:
+    source = program.encode("utf-8", "surrogateescape")
+    if not spec.compiled:
+        return Build(Artifact(source, spec.name))
+    files = {spec.source: base64.b64encode(source).decode()}
+    outcome = submit(Command(spec.command(spec.compile), environment(spec)), b"", limits, files,
+                     (spec.artifact,)).result()
+    if outcome.system_error is not None:
+        return Build(system_error=f"compiling failed in the sandbox: {outcome.system_error}")
+    made = outcome.files.get(spec.artifact or "")
+    if outcome.clean_exit and made is not None:
+        return Build(Artifact(base64.b64decode(made), spec.name), compile_time=outcome.cpu_time)
+    message = (outcome.stderr + outcome.stdout).decode("utf-8", "replace").strip()
+    if outcome.stopped is not None:
+        message = f"compilation exceeded its time limit ({limits.cpu_time:g} s CPU)\n{message}"
+    elif outcome.out_of_memory:
+        message = f"compilation exceeded its memory limit ({limits.memory_mb} MiB)\n{message}"
+    elif outcome.clean_exit:
+        message = f"the compiler succeeded but left no {spec.artifact}\n{message}"
+    if len(message) > MESSAGE_CHARS:
+        message = message[:MESSAGE_CHARS] + "\n[... cut]"
+    return Build(compile_error=message or f"compiler exit code {outcome.exit_code}",
+                 compile_timed_out=outcome.stopped is not None, compile_time=outcome.cpu_time)

@@ -1,0 +1,118 @@
+"""Every language judgebox knows: one short declarative entry each (see ``spec.LanguageSpec``).
+
+A language whose toolchain is missing, or whose self-test fails on this machine, is listed as
+unavailable with the reason; nothing here assumes a toolchain is installed.
+"""
+
+from __future__ import annotations
+
+import re
+
+from . import harness
+from .spec import LanguageSpec, SelfTest
+
+ECHO_C = "#include <stdio.h>\nint main(){char s[64];int n;scanf(\"%63s %d\",s,&n);printf(\"%s %d\\n\",s,n);}"
+ECHO_CPP = "#include <bits/stdc++.h>\nint main(){std::string s;int n;std::cin>>s>>n;std::cout<<s<<' '<<n<<'\\n';}"
+ECHO_JAVA = ("import java.util.*;\npublic class Main { public static void main(String[] a) {"
+             " Scanner s = new Scanner(System.in); System.out.println(s.next() + \" \" + s.nextInt()); } }")
+ECHO_RUST = ("use std::io::*;\nfn main() { let mut s = String::new(); stdin().read_to_string(&mut s).unwrap();"
+             " let v: Vec<&str> = s.split_whitespace().collect(); println!(\"{} {}\", v[0], v[1]); }")
+CPP_FLAGS = ("-O2", "-pipe", "-static", "-s", "-DONLINE_JUDGE")
+# TypeScript is transpiled without a type check (as ts-node --transpile-only does): judged programs rarely
+# ship the type declarations (@types/node) a full check needs, but syntax errors are compile errors.
+TRANSPILE_TS = (  # a command template: JavaScript's own braces are doubled
+    "const ts = require('typescript'), fs = require('fs');"
+    " const out = ts.transpileModule(fs.readFileSync('{source}', 'utf8'), {{reportDiagnostics: true,"
+    " compilerOptions: {{target: ts.ScriptTarget.ES2020, module: ts.ModuleKind.CommonJS}}}});"
+    " const errors = (out.diagnostics || []).map(d => ts.flattenDiagnosticMessageText(d.messageText, '\\n'));"
+    " if (errors.length) {{ console.error(errors.join('\\n')); process.exit(1); }}"
+    " fs.writeFileSync('{workdir}/main.js', out.outputText);")
+
+
+def _cpp(name: str, standard: str, aliases: tuple[str, ...] = ()) -> LanguageSpec:
+    return LanguageSpec(
+        name, "main.cpp", ("{program}",), SelfTest(ECHO_CPP), aliases=aliases,
+        compile=("/usr/bin/g++", f"-std={standard}", *CPP_FLAGS, "-o", "{workdir}/main", "{source}"),
+        artifact="main", requires=("/usr/bin/g++",), asserts=harness.c_family,
+        description=f"g++ -std={standard} -O2, static; bits/stdc++.h precompiled")
+
+
+def _java_class_name(code: str) -> str:
+    """The file must be named after the public class; judgebox names the file Main.java, so a public
+    class with another name loses its ``public``."""
+    return re.sub(r"\bpublic\s+(final\s+)?class\s+(?!Main\b)(\w+)", r"\1class \2", code)
+
+
+def _php_open_tag(code: str) -> str:
+    return code if code.lstrip().startswith("<?") else "<?php\n" + code
+
+
+LANGUAGES: tuple[LanguageSpec, ...] = (
+    LanguageSpec("python", "main.py", (), SelfTest("s, n = input().split()\nprint(s, n)"), runner="python-fork",
+                 aliases=("python3", "py", "py3"), description="CPython, a fork of a warm interpreter per case"),
+    LanguageSpec("pypy", "main.py", ("/usr/bin/pypy3", "{program}"), SelfTest("s, n = input().split()\nprint(s, n)"),
+                 aliases=("pypy3",), requires=("/usr/bin/pypy3",), description="PyPy 3"),
+    _cpp("cpp", "c++17", ("c++", "cpp17", "c++17", "gtest")),
+    _cpp("cpp11", "c++11", ("c++11",)),
+    _cpp("cpp14", "c++14", ("c++14",)),
+    _cpp("cpp20", "c++20", ("c++20",)),
+    LanguageSpec("c", "main.c", ("{program}",), SelfTest(ECHO_C),
+                 compile=("/usr/bin/gcc", "-std=gnu11", "-O2", "-pipe", "-static", "-s", "-o", "{workdir}/main",
+                          "{source}", "-lm"),
+                 artifact="main", requires=("/usr/bin/gcc",), asserts=harness.c_family, description="gcc -O2, static"),
+    LanguageSpec("java", "Main.java", ("/usr/bin/java", "-XX:+UseSerialGC", "-Xss64m", "-XX:MaxRAMPercentage=75",
+                                       "-XX:TieredStopAtLevel=1", "-cp", "{program}", "Main"),
+                 SelfTest(ECHO_JAVA),
+                 compile=("/bin/sh", "-c", "cd {workdir} && /usr/bin/javac -encoding UTF-8 -J-XX:+UseSerialGC"
+                          " -d classes Main.java && /usr/bin/jar cf main.jar -C classes ."),
+                 artifact="main.jar", requires=("/usr/bin/javac", "/usr/bin/jar"), prepare=_java_class_name,
+                 asserts=harness.java, memory_floor_mb=256, aliases=("java17",),
+                 description="OpenJDK, javac once, a jar per submission"),
+    LanguageSpec("javascript", "main.js", ("/usr/bin/node", "--preserve-symlinks-main", "{program}"),
+                 SelfTest("const [s, n] = require('fs').readFileSync(0, 'utf8').trim().split(/\\s+/);\n"
+                          "console.log(s + ' ' + n);"),
+                 requires=("/usr/bin/node",), asserts=harness.javascript, memory_floor_mb=128,
+                 aliases=("js", "nodejs", "node"), description="Node.js"),
+    LanguageSpec("typescript", "main.ts", ("/usr/bin/node", "--preserve-symlinks-main", "{program}"),
+                 SelfTest("const [s, n]: string[] = require('fs').readFileSync(0, 'utf8').trim().split(/\\s+/);\n"
+                          "console.log(s + ' ' + n);"),
+                 compile=("/usr/bin/node", "-e", TRANSPILE_TS),
+                 artifact="main.js", requires=("/usr/bin/node", "/usr/share/nodejs/typescript"),
+                 env={"NODE_PATH": "/usr/share/nodejs"}, asserts=harness.javascript, memory_floor_mb=128,
+                 aliases=("ts",), description="TypeScript, transpiled once (no type check), run by Node.js"),
+    LanguageSpec("go", "main.go", ("{program}",),
+                 SelfTest("package main\nimport \"fmt\"\nfunc main() { var s string; var n int;"
+                          " fmt.Scan(&s, &n); fmt.Println(s, n) }"),
+                 compile=("/usr/bin/go", "build", "-o", "{workdir}/main", "{source}"), artifact="main",
+                 requires=("/usr/bin/go",), env={"GOCACHE": "/tmp/.gocache", "GOPATH": "/tmp/.gopath",
+                                                 "GO111MODULE": "off", "CGO_ENABLED": "0"},
+                 description="Go"),
+    LanguageSpec("rust", "main.rs", ("{program}",),
+                 SelfTest(ECHO_RUST),
+                 compile=("/usr/bin/rustc", "--edition", "2021", "-O", "-C", "strip=symbols", "-o", "{workdir}/main",
+                          "{source}"),
+                 artifact="main", requires=("/usr/bin/rustc",), description="rustc -O"),
+    LanguageSpec("bash", "main.sh", ("/bin/bash", "{program}"), SelfTest("read s n\necho \"$s $n\""),
+                 requires=("/bin/bash",), aliases=("sh",), description="GNU bash"),
+    LanguageSpec("php", "main.php", ("/usr/bin/php", "{program}"),
+                 SelfTest("<?php\n[$s, $n] = explode(' ', trim(fgets(STDIN)));\necho \"$s $n\\n\";"),
+                 requires=("/usr/bin/php",), prepare=_php_open_tag,
+                 description="PHP CLI"),
+    LanguageSpec("ruby", "main.rb", ("/usr/bin/ruby", "{program}"), SelfTest("s, n = gets.split\nputs \"#{s} #{n}\""),
+                 requires=("/usr/bin/ruby",), description="Ruby"),
+    LanguageSpec("lua", "main.lua", ("/usr/bin/lua5.4", "{program}"),
+                 SelfTest("local s, n = io.read('l'):match('(%S+)%s+(%S+)')\nprint(s .. ' ' .. n)"),
+                 requires=("/usr/bin/lua5.4",), description="Lua 5.4"),
+    LanguageSpec("perl", "main.pl", ("/usr/bin/perl", "{program}"),
+                 SelfTest("my ($s, $n) = split ' ', <STDIN>;\nprint \"$s $n\\n\";"),
+                 requires=("/usr/bin/perl",), description="Perl 5"),
+    LanguageSpec("r", "main.R", ("/usr/bin/Rscript", "{program}"),
+                 SelfTest("x <- scan(file('stdin'), what = character(), quiet = TRUE)\ncat(x[1], x[2], '\\n')"),
+                 requires=("/usr/bin/Rscript",), aliases=("R",), memory_floor_mb=128, description="R"),
+    LanguageSpec("csharp", "main.cs", ("/usr/bin/mono", "{program}"),
+                 SelfTest("using System;\nclass P { static void Main() { var p = Console.ReadLine().Split(' ');"
+                          " Console.WriteLine(p[0] + \" \" + p[1]); } }"),
+                 compile=("/usr/bin/mcs", "-optimize+", "-out:{workdir}/main.exe", "{source}"), artifact="main.exe",
+                 requires=("/usr/bin/mcs", "/usr/bin/mono"), aliases=("cs", "c#"), memory_floor_mb=128,
+                 description="C# on Mono"),
+)

@@ -1,0 +1,54 @@
+"""What a language is to judgebox: a few declarations, and hooks only for real quirks.
+
+A spec names the file the code goes in, the command that builds it (none for interpreted languages)
+and the file that build leaves, and the command that runs it. The built program (or, for interpreted
+languages, the source itself) reaches every run as a sealed memfd at ``/proc/self/fd/5``, so a case
+costs no copy of it. Placeholders in commands: ``{source}`` (the source file in the work folder),
+``{program}`` (the program's memfd) and ``{workdir}``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+PROGRAM_PATH = "/proc/self/fd/5"
+WORKDIR = "/tmp"
+
+
+@dataclass(frozen=True)
+class SelfTest:
+    """A program that echoes its input, the first thing a language must get right to be offered."""
+
+    code: str
+    stdin: str = "judgebox 42\n"
+    expected: str = "judgebox 42\n"
+
+
+@dataclass(frozen=True)
+class LanguageSpec:
+    name: str
+    source: str  # file name of the code in the work folder
+    run: tuple[str, ...]
+    self_test: SelfTest
+    aliases: tuple[str, ...] = ()
+    compile: tuple[str, ...] = ()  # empty: interpreted; the program is the source
+    artifact: str | None = None  # what the compile step leaves in the work folder
+    requires: tuple[str, ...] = ()  # executables that must exist for the language to be offered
+    env: dict[str, str] = field(default_factory=dict)
+    description: str = ""
+    runner: str = "exec"  # "exec": a program in the sandbox; "python-fork": the slot's warm interpreter
+    prepare: Callable[[str], str] | None = None  # a quirk of the source (Java's class name, PHP's tag)
+    asserts: Callable[[str, str], str] | None = None  # program + test code -> program with evidence
+    memory_floor_mb: int = 0  # some runtimes cannot start below this; their limit is raised to it
+
+    @property
+    def compiled(self) -> bool:
+        return bool(self.compile)
+
+    def command(self, template: tuple[str, ...]) -> tuple[str, ...]:
+        return tuple(part.format(source=f"{WORKDIR}/{self.source}", program=PROGRAM_PATH, workdir=WORKDIR)
+                     for part in template)
+
+    def source_for(self, code: str) -> str:
+        return self.prepare(code) if self.prepare else code

@@ -1,0 +1,74 @@
+"""How a submission becomes sandbox jobs, one per case.
+
+Python runs on the slots' warm interpreters, one fork per case. Every other language is built once per
+distinct program (the source, or for assert cases the source with the tests and their evidence
+harness), cached by content, and each case execs the built artifact.
+"""
+
+from __future__ import annotations
+
+import json
+from concurrent.futures import Future
+
+from . import languages
+from .backends.local import WorkerPool
+from .errors import InvalidCases
+from .languages.artifacts import ArtifactCache
+from .languages.build import build, environment
+from .languages.spec import LanguageSpec
+from .sandbox.outcome import RunOutcome
+from .sandbox.slot import Command, PythonProgram
+from .types import Case, Limits, Submission
+
+
+class Programs:
+    def __init__(self, pool: WorkerPool, cache: ArtifactCache | None = None) -> None:
+        self.pool = pool
+        self.cache = cache or ArtifactCache()
+
+    @staticmethod
+    def check(submission: Submission) -> None:
+        """Refuse cases the language cannot take, before anything runs."""
+        spec = languages.get(submission.language)
+        if spec.runner == "python-fork":
+            return
+        kinds = {case.kind for case in submission.cases}
+        if "call" in kinds:
+            raise InvalidCases(f"call-based cases are for Python; {spec.name} takes stdio or assert cases")
+        if "assert" in kinds and spec.asserts is None:
+            raise InvalidCases(f"{spec.name} has no assert harness; use stdio cases")
+
+    def submit(self, submission: Submission) -> list[Future[RunOutcome]]:
+        """Queue every case (building first where needed; this may block while a compiler runs)."""
+        spec = languages.get(submission.language)
+        if spec.runner == "python-fork":
+            return [self.pool.submit(_python_job(submission.code, case), case.stdin,
+                                     case.limits or submission.limits) for case in submission.cases]
+        source = spec.source_for(submission.code)
+        return [self._run_built(spec, source, case, _floor(spec, case.limits or submission.limits))
+                for case in submission.cases]
+
+    def _run_built(self, spec: LanguageSpec, source: str, case: Case, limits: Limits) -> Future[RunOutcome]:
+        program = spec.asserts(source, case.assert_code or "") if case.kind == "assert" and spec.asserts else source
+        built = build(self.pool.submit, self.cache, spec, program)
+        if built.artifact is None:
+            done: Future[RunOutcome] = Future()
+            done.set_result(RunOutcome(compile_error=built.compile_error, system_error=built.system_error))
+            return done
+        job = Command(spec.command(spec.run), environment(spec), evidence=case.kind == "assert")
+        return self.pool.submit(job, case.stdin, limits, program=built.artifact)
+
+
+def _python_job(code: str, case: Case) -> PythonProgram:
+    if case.kind == "assert":
+        return PythonProgram(code, "assert", test_code=case.assert_code)
+    if case.kind == "call":
+        return PythonProgram(code, "call", fn_name=case.fn_name, args_json=json.dumps(list(case.args)))
+    return PythonProgram(code)
+
+
+def _floor(spec: LanguageSpec, limits: Limits) -> Limits:
+    """Some runtimes cannot start below a memory floor; their limit is raised to it."""
+    if limits.memory_mb >= spec.memory_floor_mb:
+        return limits
+    return limits.replace(memory_mb=spec.memory_floor_mb)
