@@ -21,7 +21,8 @@ class Limits:
     """Resource limits for one run of a program.
 
     TLE is decided on CPU time, so a busy machine does not fail a correct program; ``wall_time`` is only
-    a backstop for programs that sleep or block (by default ``2 * cpu_time + 1`` seconds).
+    a backstop for programs that sleep or block (by default ``3 * cpu_time + 2`` seconds, generous so that
+    a busy machine slows a program without failing it).
     """
 
     cpu_time: float = 5.0
@@ -44,7 +45,7 @@ class Limits:
 
     @property
     def wall_backstop(self) -> float:
-        return self.wall_time if self.wall_time is not None else 2 * self.cpu_time + 1.0
+        return self.wall_time if self.wall_time is not None else 3 * self.cpu_time + 2.0
 
     def replace(self, **changes: Any) -> Limits:
         return replace(self, **changes)
