@@ -7,7 +7,11 @@ cd "$(dirname "$0")/.."
 
 # libseccomp2: the seccomp filter; python3: the interpreter that runs submissions inside the sandbox
 # (it must live under /usr, readable by the sandbox uid); python3-numpy: numpy for submissions.
-SYSTEM_PACKAGES=(libseccomp2 python3 python3-numpy util-linux)
+# The rest are the toolchains of the languages judgebox runs (all from Debian, readable by the sandbox);
+# a language whose toolchain is missing is reported unavailable, never faked.
+SYSTEM_PACKAGES=(libseccomp2 python3 python3-numpy util-linux
+                 g++ gcc openjdk-17-jdk-headless nodejs golang-go rustc php-cli ruby lua5.4 perl pypy3
+                 node-typescript mono-mcs mono-runtime r-base-core)
 missing=()
 for pkg in "${SYSTEM_PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
@@ -16,7 +20,7 @@ if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" -eq 0 ]; then
     echo "judgebox setup: installing system packages: ${missing[*]}"
     apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
   else
     echo "judgebox setup: missing system packages: ${missing[*]}" >&2
     echo "  install them with:  sudo apt-get install -y ${missing[*]}" >&2

@@ -40,7 +40,7 @@ class Judge:
     def __init__(self, config: SandboxConfig | None = None, slots: int | None = None) -> None:
         self.config = config or SandboxConfig()
         self.pool = WorkerPool(self.config, slots)
-        self.programs = Programs(self.pool)
+        self.programs = Programs(self.pool, self.config.cache_dir)
 
     def judge(self, code: str, cases: Any, language: str = "python", limits: Limits | None = None,
               checker: str = "tokens", stop_on_first_failure: bool = False) -> JudgeResult:

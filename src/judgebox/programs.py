@@ -22,8 +22,9 @@ from .types import Case, Limits, Submission
 
 
 class Programs:
-    def __init__(self, pool: WorkerPool, cache: ArtifactCache | None = None) -> None:
+    def __init__(self, pool: WorkerPool, toolchain_cache: str, cache: ArtifactCache | None = None) -> None:
         self.pool = pool
+        self.toolchain_cache = toolchain_cache
         self.cache = cache or ArtifactCache()
 
     @staticmethod
@@ -50,7 +51,7 @@ class Programs:
 
     def _run_built(self, spec: LanguageSpec, source: str, case: Case, limits: Limits) -> Future[RunOutcome]:
         program = spec.asserts(source, case.assert_code or "") if case.kind == "assert" and spec.asserts else source
-        built = build(self.pool.submit, self.cache, spec, program)
+        built = build(self.pool.submit, self.cache, spec, program, self.toolchain_cache)
         if built.artifact is None:
             done: Future[RunOutcome] = Future()
             done.set_result(RunOutcome(compile_error=built.compile_error, system_error=built.system_error))

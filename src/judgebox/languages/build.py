@@ -14,6 +14,7 @@ from ..sandbox.config import RUN_ENV
 from ..sandbox.outcome import RunOutcome
 from ..sandbox.slot import Command
 from ..types import Limits
+from . import pch
 from .artifacts import Artifact, ArtifactCache, Build
 from .spec import LanguageSpec
 
@@ -29,20 +30,29 @@ def environment(spec: LanguageSpec) -> dict[str, str]:
     return {**RUN_ENV, **spec.env}
 
 
-def build(submit: Submit, cache: ArtifactCache, spec: LanguageSpec, program: str,
+def build(submit: Submit, cache: ArtifactCache, spec: LanguageSpec, program: str, toolchain_cache: str,
           limits: Limits = COMPILE_LIMITS) -> Build:
     """The artifact of ``program`` (the source after the spec's quirks and any test harness)."""
     key = cache.key(spec.name, " ".join(spec.compile), program)
-    return cache.get_or_build(key, lambda: _compile(submit, spec, program, limits))
+    return cache.get_or_build(key, lambda: _compile(submit, spec, program, compile_command(spec, toolchain_cache),
+                                                    limits))
 
 
-def _compile(submit: Submit, spec: LanguageSpec, program: str, limits: Limits) -> Build:
+def compile_command(spec: LanguageSpec, toolchain_cache: str) -> tuple[str, ...]:
+    argv = spec.command(spec.compile)
+    if spec.pch_flags:
+        folder = pch.include_dir(toolchain_cache, spec.pch_flags)
+        if folder is not None:  # searched before the system headers, so bits/stdc++.h.gch is found first
+            argv = (argv[0], "-I", folder, *argv[1:])
+    return argv
+
+
+def _compile(submit: Submit, spec: LanguageSpec, program: str, argv: tuple[str, ...], limits: Limits) -> Build:
     source = program.encode("utf-8", "surrogateescape")
     if not spec.compiled:
         return Build(Artifact(source, spec.name))
     files = {spec.source: base64.b64encode(source).decode()}
-    outcome = submit(Command(spec.command(spec.compile), environment(spec)), b"", limits, files,
-                     (spec.artifact,)).result()
+    outcome = submit(Command(argv, environment(spec)), b"", limits, files, (spec.artifact,)).result()
     if outcome.system_error is not None:
         return Build(system_error=f"compiling failed in the sandbox: {outcome.system_error}")
     made = outcome.files.get(spec.artifact or "")

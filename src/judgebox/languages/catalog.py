@@ -34,6 +34,7 @@ def _cpp(name: str, standard: str, aliases: tuple[str, ...] = ()) -> LanguageSpe
         name, "main.cpp", ("{program}",), SelfTest(ECHO_CPP), aliases=aliases,
         compile=("/usr/bin/g++", f"-std={standard}", *CPP_FLAGS, "-o", "{workdir}/main", "{source}"),
         artifact="main", requires=("/usr/bin/g++",), asserts=harness.c_family,
+        pch_flags=(f"-std={standard}", "-O2", "-DONLINE_JUDGE"),
         description=f"g++ -std={standard} -O2, static; bits/stdc++.h precompiled")
 
 

@@ -41,6 +41,7 @@ class LanguageSpec:
     prepare: Callable[[str], str] | None = None  # a quirk of the source (Java's class name, PHP's tag)
     asserts: Callable[[str, str], str] | None = None  # program + test code -> program with evidence
     memory_floor_mb: int = 0  # some runtimes cannot start below this; their limit is raised to it
+    pch_flags: tuple[str, ...] = ()  # C++: the flags a precompiled bits/stdc++.h must be built with
 
     @property
     def compiled(self) -> bool:

@@ -47,6 +47,15 @@ class SandboxConfig:
     uid_base: int = 61000
     required: frozenset[str] | None = None
     extra_read_paths: tuple[str, ...] = field(default_factory=tuple)
+    toolchain_cache: str | None = None  # precompiled headers and the like; readable by the sandbox
+
+    @property
+    def cache_dir(self) -> str:
+        if self.toolchain_cache:
+            return self.toolchain_cache
+        if os.geteuid() == 0:
+            return "/var/cache/judgebox"
+        return os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "judgebox")
 
     def __post_init__(self) -> None:
         if self.isolation not in MODES:
@@ -76,7 +85,7 @@ class SandboxConfig:
 
     def read_paths(self, interpreter: str) -> list[str]:
         prefix = os.path.dirname(os.path.dirname(os.path.realpath(interpreter)))
-        return [*SYSTEM_READ_PATHS, prefix, *self.extra_read_paths]
+        return [*SYSTEM_READ_PATHS, prefix, self.cache_dir, *self.extra_read_paths]
 
 
 def reachable_by_others(path: str) -> bool:
