@@ -137,18 +137,24 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def _languages(args: argparse.Namespace) -> int:
-    from .languages import LANGUAGES
+    import asyncio
+
+    from .judge import Judge
     from .sandbox.report import isolation_report
+    from .selftest import language_report
 
     report = isolation_report()
-    table = Table(title="languages")
-    for column in ("language", "aliases", "runner", "status"):
-        table.add_column(column)
-    for spec in LANGUAGES:
-        table.add_row(spec.name, ", ".join(spec.aliases), spec.description,
-                      "[green]available" if report["ok"] else "[red]refused: " + str(report["error"]))
     out = Console()
-    out.print(table)
+    if report["ok"]:
+        with Judge() as judge:
+            entries = asyncio.run(language_report(judge))
+        table = Table(title="languages (each self-tested in the sandbox)")
+        for column in ("language", "aliases", "what", "status"):
+            table.add_column(column)
+        for entry in entries:
+            status = "[green]available" if entry["available"] else f"[red]unavailable: {entry['reason']}"
+            table.add_row(str(entry["name"]), ", ".join(entry["aliases"]), str(entry["description"]), status)
+        out.print(table)
     layers = Table(title=f"isolation ({report['mode']} mode, sandbox Python {report['python']})")
     layers.add_column("layer")
     layers.add_column("active")

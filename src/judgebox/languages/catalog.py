@@ -53,7 +53,7 @@ LANGUAGES: tuple[LanguageSpec, ...] = (
                  aliases=("python3", "py", "py3"), description="CPython, a fork of a warm interpreter per case"),
     LanguageSpec("pypy", "main.py", ("/usr/bin/pypy3", "{program}"), SelfTest("s, n = input().split()\nprint(s, n)"),
                  aliases=("pypy3",), requires=("/usr/bin/pypy3",), description="PyPy 3"),
-    _cpp("cpp", "c++17", ("c++", "cpp17", "c++17", "gtest")),
+    _cpp("cpp", "c++17", ("c++", "cpp17", "c++17")),
     _cpp("cpp11", "c++11", ("c++11",)),
     _cpp("cpp14", "c++14", ("c++14",)),
     _cpp("cpp20", "c++20", ("c++20",)),
