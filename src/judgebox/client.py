@@ -1,0 +1,440 @@
+"""The HTTP client of ``judgebox serve``: :class:`Client` (thread-safe) and its asyncio twin :class:`AsyncClient`.
+
+    from judgebox.client import Client
+
+    with Client("http://127.0.0.1:8080") as client:
+        client.run_code("print(input()[::-1])", stdin="abc").run_result.stdout        # 'cba\\n'
+        client.judge("print(int(input()) * 2)", cases=[{"stdin": "2", "expected_output": "4"}]).verdict  # 'AC'
+
+Each object keeps one pool of keep-alive connections. The token (``token=``, else ``$JUDGEBOX_TOKEN``) goes
+as ``Authorization: Bearer <token>``. Each call sends its own ``X-Request-ID`` (the same on all its attempts),
+kept as ``request_id`` on the answer or the exception, to find the call in the server's log.
+
+Each call has a deadline: ``deadline=`` seconds, by default the client's ``timeout``. HTTP 429, 502, 503, 504
+and transport errors (refused or dropped connections, protocol errors, connect timeouts) are retried, up to
+``max_attempts`` attempts, after the server's ``Retry-After`` or an exponential backoff with full jitter. No
+sleep runs past the deadline and each attempt's timeouts are capped by the time left. A ``/judge/batch``
+stream is not retried once lines have been received. Exceptions, all with ``request_id``:
+
+    ClientError              base of them all; also an answer that does not parse
+    ├── ServerRejected       any other non-2xx answer (4xx but 429, 500, ...), not retried: ``status``, ``detail``
+    ├── ServerUnavailable    still failing after ``max_attempts`` attempts, or a batch stream broke midway:
+    │                        ``attempts``, ``status`` and ``detail`` of the last answer (None after a transport error)
+    └── DeadlineExceeded     the deadline passed, or the next attempt could not start before it (a TimeoutError)
+
+Answers are the models of :mod:`judgebox.server.schemas`, subclassed only to carry ``request_id``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import email.utils
+import json
+import os
+import random
+import time
+import uuid
+from base64 import b64encode
+from collections.abc import AsyncIterator, Iterable, Iterator
+from typing import Any, TypeVar
+
+import httpx
+from pydantic import BaseModel, Field, ValidationError
+
+from . import __version__
+from .server.schemas import BatchLine, JudgeResponse, LimitsModel, RunCodeResponse
+from .types import Case, Limits, Submission
+
+__all__ = ["AsyncClient", "BatchReply", "Client", "ClientError", "DeadlineExceeded", "JudgeReply", "RunCodeReply",
+           "ServerRejected", "ServerUnavailable"]
+RETRY_STATUSES = frozenset({429, 502, 503, 504})
+
+
+class ClientError(Exception):
+    """Base of this module's errors; ``request_id`` is the ``X-Request-ID`` of the call that failed."""
+
+    def __init__(self, message: str, request_id: str | None = None) -> None:
+        super().__init__(f"{message} [request id {request_id}]" if request_id else message)
+        self.request_id = request_id
+
+
+class ServerRejected(ClientError):
+    """The server answered an error status that is not worth retrying (its ``detail`` says why)."""
+
+    def __init__(self, status: int, detail: Any, request_id: str | None = None) -> None:
+        super().__init__(f"the server answered HTTP {status}: {detail}", request_id)
+        self.status, self.detail = status, detail
+
+
+class ServerUnavailable(ClientError):
+    """The server stayed unreachable or overloaded through every attempt, or a batch stream broke."""
+
+    def __init__(self, message: str, request_id: str | None = None, attempts: int = 0, status: int | None = None,
+                 detail: Any = None) -> None:
+        super().__init__(message, request_id)
+        self.attempts, self.status, self.detail = attempts, status, detail
+
+
+class DeadlineExceeded(ClientError, TimeoutError):
+    """The call's deadline passed before it had its answer."""
+
+
+class _Traced(BaseModel):
+    request_id: str = Field("", exclude=True, description="the X-Request-ID of the call that got this answer")
+
+
+class RunCodeReply(RunCodeResponse, _Traced):
+    """A :class:`RunCodeResponse` with the call's ``request_id``."""
+
+
+class JudgeReply(JudgeResponse, _Traced):
+    """A :class:`JudgeResponse` with the call's ``request_id``."""
+
+
+class BatchReply(BatchLine, _Traced):
+    """A :class:`BatchLine` with the ``request_id`` of the batch call."""
+
+
+Reply = TypeVar("Reply", bound=_Traced)
+
+
+class _Call:
+    """One call's request id, deadline and attempts; decides whether and when to try again."""
+
+    def __init__(self, owner: _Base, deadline: float | None, expected: int = 0) -> None:
+        self.owner, self.seconds = owner, owner.timeout if deadline is None else deadline
+        self.ends = time.monotonic() + self.seconds
+        self.request_id, self.attempts, self.expected, self.lines = uuid.uuid4().hex, 0, expected, 0
+        self.last = ""  # the last failure, for messages
+
+    def left(self) -> float:
+        return self.ends - time.monotonic()
+
+    def expired(self) -> DeadlineExceeded:
+        last = f"; last failure: {self.last}" if self.last else ""
+        return DeadlineExceeded(f"the deadline of {self.seconds:g} s passed after {self.attempts} attempt(s){last}",
+                                self.request_id)
+
+    def timeout(self) -> httpx.Timeout:
+        """The next attempt's timeouts, capped by the time left (pool waits may last until the deadline)."""
+        left = self.left()
+        if left <= 0:
+            raise self.expired()
+        self.attempts += 1
+        return httpx.Timeout(left, connect=min(self.owner.connect_timeout, left))
+
+    def retry(self, failure: httpx.Response | httpx.TransportError) -> float:
+        """Seconds to wait before the next attempt; raises when there is to be none."""
+        status = detail = delay = cause = None
+        if isinstance(failure, httpx.Response):
+            status, detail = failure.status_code, _detail(failure)
+            if status not in RETRY_STATUSES:
+                raise ServerRejected(status, detail, self.request_id)
+            self.last, delay = f"HTTP {status}: {detail}", _retry_after(failure)
+        else:
+            self.last, cause = f"{type(failure).__name__}: {failure}", failure
+            if isinstance(failure, httpx.UnsupportedProtocol):
+                raise ClientError(str(failure), self.request_id) from failure
+            if isinstance(failure, httpx.TimeoutException) and not isinstance(failure, httpx.ConnectTimeout):
+                raise self.expired() from failure  # read, write and pool timeouts end at the deadline
+        if self.attempts >= self.owner.max_attempts:
+            raise ServerUnavailable(f"no answer after {self.attempts} attempt(s); last failure: {self.last}",
+                                    self.request_id, self.attempts, status, detail) from cause
+        if delay is None:
+            delay = random.uniform(0, min(self.owner.max_backoff, self.owner.backoff * 2 ** (self.attempts - 1)))
+        if delay >= self.left():
+            raise self.expired() from cause
+        return delay
+
+    def broke(self, exc: httpx.TransportError) -> float:
+        """A batch stream failed while being read: retried only if no line had come."""
+        if self.lines and not isinstance(exc, httpx.TimeoutException):
+            raise ServerUnavailable(f"the batch stream broke after {self.lines} of {self.expected} lines: "
+                                    f"{type(exc).__name__}: {exc}", self.request_id, self.attempts) from exc
+        return self.retry(exc)
+
+    def parse(self, content: bytes | str, model: type[Reply] | None = None) -> Any:
+        """The answer as ``model`` (with the call's request id), or as plain JSON without one."""
+        try:
+            reply = model.model_validate_json(content) if model else json.loads(content)
+        except (ValidationError, ValueError) as exc:
+            expected = f"a {model.__name__}" if model else "JSON"
+            raise ClientError(f"the server's answer is not {expected}: {exc}", self.request_id) from None
+        if model:
+            reply.request_id = self.request_id
+        return reply
+
+    def line(self, text: str) -> BatchReply:
+        if self.left() <= 0:
+            raise self.expired()
+        self.lines += 1
+        return self.parse(text, BatchReply)
+
+    def finished(self) -> None:
+        if self.lines != self.expected:
+            raise ClientError(f"the batch stream ended after {self.lines} of {self.expected} lines", self.request_id)
+
+
+class _Base:
+    def __init__(self, base_url: str, token: str | None = None, timeout: float = 60.0, max_attempts: int = 5,
+                 backoff: float = 0.25, max_backoff: float = 8.0, connect_timeout: float = 5.0,
+                 pool_limits: httpx.Limits | None = None) -> None:
+        token = os.environ.get("JUDGEBOX_TOKEN") if token is None else token
+        headers = {"User-Agent": f"judgebox-client/{__version__}"}
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        self.timeout, self.max_attempts, self.backoff = timeout, max(1, max_attempts), backoff
+        self.max_backoff, self.connect_timeout = max_backoff, connect_timeout
+        limits = pool_limits or httpx.Limits(max_connections=64, max_keepalive_connections=32)
+        self._http = self._open(base_url=base_url.rstrip("/"), headers=headers, limits=limits, timeout=timeout)
+
+    def _open(self, **options: Any) -> Any:
+        raise NotImplementedError
+
+    def _request(self, call: _Call, path: str, body: dict | None) -> httpx.Request:
+        headers = {"X-Request-ID": call.request_id}
+        if body is None:
+            return self._http.build_request("GET", path, headers=headers, timeout=call.timeout())
+        try:
+            content = json.dumps(body, ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError:  # lone surrogates (stdin bytes that are not UTF-8) travel as JSON escapes
+            content = json.dumps(body).encode("ascii")
+        headers["Content-Type"] = "application/json"
+        return self._http.build_request("POST", path, content=content, headers=headers, timeout=call.timeout())
+
+
+class Client(_Base):
+    """A thread-safe client of ``judgebox serve``, with pooled keep-alive connections.
+
+        with Client("http://judge:8080", token="secret", timeout=30) as client:
+            reply = client.judge("print(input())", test_cases={"inputs": ["x"], "outputs": ["x"]})
+            assert reply.verdict == "AC", (reply.message, reply.request_id)
+            for line in client.judge_batch([{"code": "print(1)", "cases": [{"expected_output": "1"}]}]):
+                print(line.index, line.result.verdict if line.result else line.error)
+
+    ``timeout`` is the default deadline of a call (seconds, retries included); ``max_attempts``, ``backoff``
+    and ``max_backoff`` shape the retries; ``pool_limits`` sizes the connection pool.
+    """
+
+    def _open(self, **options: Any) -> httpx.Client:
+        return httpx.Client(**options)
+
+    def run_code(self, code: str, language: str = "python", stdin: str | None = None, run_timeout: float = 10,
+                 compile_timeout: float = 10, memory_limit_mb: int = -1, files: dict[str, str | bytes] | None = None,
+                 fetch_files: list[str] | None = None, deadline: float | None = None) -> RunCodeReply:
+        """Run one program (SandboxFusion's ``/run_code``); ``files`` maps paths to base64 text or bytes."""
+        body = _run_code_body(code, language, stdin, run_timeout, compile_timeout, memory_limit_mb, files, fetch_files)
+        return self._fetch("/run_code", body, deadline, RunCodeReply)
+
+    def judge(self, code: str, cases: Iterable[Case | dict] | None = None, test_cases: dict | str | None = None,
+              language: str = "python", limits: Limits | LimitsModel | dict | None = None, checker: str = "tokens",
+              stop_on_first_failure: bool = False, deadline: float | None = None) -> JudgeReply:
+        """Judge one program on ``cases`` (``Case`` records or dicts) or on verl's ``test_cases``."""
+        body = _judge_body(code, cases, test_cases, language, limits, checker, stop_on_first_failure)
+        return self._fetch("/judge", body, deadline, JudgeReply)
+
+    def judge_batch(self, submissions: Iterable[Submission | dict], deadline: float | None = None
+                    ) -> Iterator[BatchReply]:
+        """Judge many submissions (``Submission`` records or dicts in ``/judge``'s shape); yields one line per
+        submission as each finishes, in that order. The request goes out when iteration starts; the deadline
+        covers the whole stream, checked at each line (a wait for a line is capped by the time left at the start)."""
+        return self._stream({"submissions": [_submission(s) for s in submissions]}, deadline)
+
+    def health(self, deadline: float | None = None) -> dict:
+        """The server's ``/health`` report: status, isolation layers, languages, slots, queue depth."""
+        return self._fetch("/health", None, deadline)
+
+    def ping(self, deadline: float | None = None) -> bool:
+        """True when the server answers; raises a :class:`ClientError` when it cannot be reached."""
+        return self._fetch("/v1/ping", None, deadline) == "pong"
+
+    def close(self) -> None:
+        self._http.close()
+
+    def __enter__(self) -> Client:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _fetch(self, path: str, body: dict | None, deadline: float | None, model: type[Reply] | None = None) -> Any:
+        """POST ``body`` (GET when None) and parse the answer."""
+        call = _Call(self, deadline)
+        return call.parse(self._send(call, path, body).content, model)
+
+    def _send(self, call: _Call, path: str, body: dict | None, stream: bool = False) -> httpx.Response:
+        while True:
+            try:
+                response = self._http.send(self._request(call, path, body), stream=True)
+                if not stream or not response.is_success:
+                    response.read()
+            except httpx.TransportError as exc:
+                time.sleep(call.retry(exc))
+                continue
+            if response.is_success:
+                return response
+            time.sleep(call.retry(response))
+
+    def _stream(self, body: dict, deadline: float | None) -> Iterator[BatchReply]:
+        call = _Call(self, deadline, expected=len(body["submissions"]))
+        while True:
+            response = self._send(call, "/judge/batch", body, stream=True)
+            try:
+                for text in response.iter_lines():
+                    if text.strip():
+                        yield call.line(text)
+                call.finished()
+                return
+            except httpx.TransportError as exc:
+                delay = call.broke(exc)
+            finally:
+                response.close()
+            time.sleep(delay)
+
+
+class AsyncClient(_Base):
+    """The asyncio twin of :class:`Client`: the same arguments and methods, awaited.
+
+        async with AsyncClient("http://judge:8080") as client:
+            reply = await client.run_code("print(6 * 7)")
+            async for line in client.judge_batch(submissions):
+                ...
+    """
+
+    def _open(self, **options: Any) -> httpx.AsyncClient:
+        return httpx.AsyncClient(**options)
+
+    async def run_code(self, code: str, language: str = "python", stdin: str | None = None, run_timeout: float = 10,
+                       compile_timeout: float = 10, memory_limit_mb: int = -1,
+                       files: dict[str, str | bytes] | None = None, fetch_files: list[str] | None = None,
+                       deadline: float | None = None) -> RunCodeReply:
+        body = _run_code_body(code, language, stdin, run_timeout, compile_timeout, memory_limit_mb, files, fetch_files)
+        return await self._fetch("/run_code", body, deadline, RunCodeReply)
+
+    async def judge(self, code: str, cases: Iterable[Case | dict] | None = None, test_cases: dict | str | None = None,
+                    language: str = "python", limits: Limits | LimitsModel | dict | None = None,
+                    checker: str = "tokens", stop_on_first_failure: bool = False,
+                    deadline: float | None = None) -> JudgeReply:
+        body = _judge_body(code, cases, test_cases, language, limits, checker, stop_on_first_failure)
+        return await self._fetch("/judge", body, deadline, JudgeReply)
+
+    def judge_batch(self, submissions: Iterable[Submission | dict], deadline: float | None = None
+                    ) -> AsyncIterator[BatchReply]:
+        return self._stream({"submissions": [_submission(s) for s in submissions]}, deadline)
+
+    async def health(self, deadline: float | None = None) -> dict:
+        return await self._fetch("/health", None, deadline)
+
+    async def ping(self, deadline: float | None = None) -> bool:
+        return await self._fetch("/v1/ping", None, deadline) == "pong"
+
+    async def aclose(self) -> None:
+        await self._http.aclose()
+
+    async def __aenter__(self) -> AsyncClient:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+    async def _fetch(self, path: str, body: dict | None, deadline: float | None,
+                    model: type[Reply] | None = None) -> Any:
+        call = _Call(self, deadline)
+        return call.parse((await self._send(call, path, body)).content, model)
+
+    async def _send(self, call: _Call, path: str, body: dict | None, stream: bool = False) -> httpx.Response:
+        while True:
+            try:
+                response = await self._http.send(self._request(call, path, body), stream=True)
+                if not stream or not response.is_success:
+                    await response.aread()
+            except httpx.TransportError as exc:
+                await asyncio.sleep(call.retry(exc))
+                continue
+            if response.is_success:
+                return response
+            await asyncio.sleep(call.retry(response))
+
+    async def _stream(self, body: dict, deadline: float | None) -> AsyncIterator[BatchReply]:
+        call = _Call(self, deadline, expected=len(body["submissions"]))
+        while True:
+            response = await self._send(call, "/judge/batch", body, stream=True)
+            try:
+                async for text in response.aiter_lines():
+                    if text.strip():
+                        yield call.line(text)
+                call.finished()
+                return
+            except httpx.TransportError as exc:
+                delay = call.broke(exc)
+            finally:
+                await response.aclose()
+            await asyncio.sleep(delay)
+
+
+def _detail(response: httpx.Response) -> Any:
+    try:
+        return response.json()["detail"]
+    except (ValueError, KeyError, TypeError):
+        return response.text[:1000] or response.reason_phrase
+
+
+def _retry_after(response: httpx.Response) -> float | None:
+    """The server's ``Retry-After``, in seconds or as an HTTP date; None when absent or unreadable."""
+    value = response.headers.get("retry-after", "")
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        return max(0.0, email.utils.parsedate_to_datetime(value).timestamp() - time.time())
+    except (TypeError, ValueError):
+        return None
+
+
+def _run_code_body(code: str, language: str, stdin: str | None, run_timeout: float, compile_timeout: float,
+                   memory_limit_mb: int, files: dict[str, str | bytes] | None, fetch_files: list[str] | None) -> dict:
+    encoded = {path: b64encode(data).decode() if isinstance(data, bytes) else data
+               for path, data in (files or {}).items()}
+    return {"code": code, "language": language, "stdin": stdin, "run_timeout": run_timeout,
+            "compile_timeout": compile_timeout, "memory_limit_MB": memory_limit_mb, "files": encoded,
+            "fetch_files": list(fetch_files or [])}
+
+
+def _judge_body(code: str, cases: Iterable[Case | dict] | None, test_cases: dict | str | None, language: str,
+                limits: Limits | LimitsModel | dict | None, checker: str, stop_on_first_failure: bool) -> dict:
+    if isinstance(test_cases, (str, bytes)):
+        test_cases = json.loads(test_cases)
+    return _submission({"code": code, "cases": None if cases is None else list(cases), "test_cases": test_cases,
+                        "language": language, "limits": limits, "checker": checker,
+                        "stop_on_first_failure": stop_on_first_failure})
+
+
+def _submission(submission: Submission | BaseModel | dict) -> dict:
+    """A ``Submission`` record, a ``JudgeRequest`` or a dict as ``/judge``'s body; cases may be ``Case`` records."""
+    body = _trim(_fields(submission))
+    if "cases" in body:
+        body["cases"] = [_trim(_fields(case)) for case in body["cases"]]
+    return body
+
+
+def _fields(record: Any) -> dict:
+    if isinstance(record, BaseModel):
+        return record.model_dump()
+    if dataclasses.is_dataclass(record):  # judgebox's records name their fields as the wire does
+        return {field.name: getattr(record, field.name) for field in dataclasses.fields(record)}
+    return dict(record)
+
+
+def _trim(body: dict) -> dict:
+    """Drops None (the server's defaults apply), decodes stdin bytes, and keeps of a ``Limits`` record only
+    the fields the wire has (not ``open_files``, ``file_size_bytes``)."""
+    body = {key: value for key, value in body.items() if value is not None}
+    if isinstance(body.get("stdin"), bytes):
+        body["stdin"] = body["stdin"].decode("utf-8", "surrogateescape")
+    if isinstance(body.get("limits"), Limits):
+        body["limits"] = {name: getattr(body["limits"], name) for name in LimitsModel.model_fields}
+    elif "limits" in body:
+        body["limits"] = _fields(body["limits"])
+    return body

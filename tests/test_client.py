@@ -1,0 +1,408 @@
+"""judgebox.client against real servers: the shared ``judgebox serve``, one that wants a token, and tiny
+loopback HTTP servers that misbehave on purpose (504s, 429 with Retry-After, 500, broken streams)."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import http.server
+import json
+import socket
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import httpx
+import pytest
+
+import judgebox
+from conftest import Server, free_port
+from judgebox.client import AsyncClient, Client, ClientError, DeadlineExceeded, ServerRejected, ServerUnavailable
+
+ECHO_DOUBLE = "print(2 * int(input()))"
+RUN_OK = {"status": "Success", "run_result": {"status": "Finished", "return_code": 0, "stdout": "ok\n"}}
+
+
+def batch_line(index: int, verdict: str = "AC") -> bytes:
+    result = {"verdict": verdict, "score": 1.0, "passed": 1, "total": 1, "message": "", "cases": [],
+              "wall_time": 0.0, "cpu_time": 0.0, "queue_time": 0.0}
+    return json.dumps({"index": index, "result": result}).encode() + b"\n"
+
+
+# --- the real judgebox server ---------------------------------------------------------------------------------
+
+def test_run_code_success_failure_and_timeout(server):
+    with Client(server.url) as client:
+        assert client.ping() is True
+        assert client.health()["status"] == "ok"
+        ok = client.run_code("print(input()[::-1])", stdin="abc")
+        assert (ok.status, ok.run_result.stdout, ok.run_result.return_code) == ("Success", "cba\n", 0)
+        assert len(ok.request_id) == 32
+        failed = client.run_code("import sys\nprint('x', file=sys.stderr)\nsys.exit(3)")
+        assert (failed.status, failed.run_result.return_code, failed.run_result.verdict) == ("Failed", 3, "RE")
+        assert failed.run_result.stderr == "x\n"
+        slow = client.run_code("while True: pass", run_timeout=0.5)
+        assert (slow.status, slow.run_result.status, slow.run_result.verdict) == ("Failed", "TimeLimitExceeded", "TLE")
+        files = client.run_code("open('out.txt', 'w').write(open('in.txt').read().upper())",
+                                files={"in.txt": b"hello"}, fetch_files=["out.txt"])
+        assert base64.b64decode(files.files["out.txt"]) == b"HELLO"
+
+
+def test_judge_with_cases_and_verl_test_cases(server):
+    with Client(server.url) as client:
+        cases = [judgebox.Case.stdio("2\n", "4\n"), {"stdin": "3", "expected_output": "6"}]
+        mixed = client.judge(ECHO_DOUBLE, cases=cases)
+        assert (mixed.verdict, mixed.passed, mixed.total, len(mixed.cases)) == ("AC", 2, 2, 2)
+        wrong = client.judge(ECHO_DOUBLE, cases=[{"stdin": "2", "expected_output": "5"}])
+        assert (wrong.verdict, wrong.passed) == ("WA", 0)
+        verl = client.judge(ECHO_DOUBLE, test_cases={"inputs": ["1", "5"], "outputs": ["2", "10"]})
+        assert (verl.verdict, verl.total) == ("AC", 2)
+        call = client.judge("def add(a, b):\n    return a + b",
+                            test_cases=json.dumps({"fn_name": "add", "inputs": ["1\n2", "[1]\n[2]"],
+                                                   "outputs": ["3", "[1, 2]"]}))
+        assert (call.verdict, call.passed) == ("AC", 2)
+        records = client.judge("def f(x):\n    return x * x", cases=[judgebox.Case.call("f", [3], 9),
+                                                                      judgebox.Case.asserts("assert f(4) == 16")])
+        assert records.verdict == "AC"
+        tle = client.judge("while True: pass", cases=[{"expected_output": ""}], limits=judgebox.Limits(cpu_time=0.5))
+        assert tle.verdict == "TLE"
+
+
+def test_rejections_carry_status_detail_and_request_id(server):
+    with Client(server.url) as client:
+        with pytest.raises(ServerRejected) as missing:
+            client.judge("print(1)")  # neither cases nor test_cases
+        assert missing.value.status == 422 and "give cases or test_cases" in str(missing.value.detail)
+        assert missing.value.request_id and missing.value.request_id in str(missing.value)
+        with pytest.raises(ServerRejected) as checker:
+            client.judge("print(1)", cases=[{"expected_output": "1"}], checker="no-such-checker")
+        assert checker.value.status == 422 and "no-such-checker" in checker.value.detail
+
+
+def test_judge_batch_streams_every_index_once(server):
+    submissions = [{"code": ECHO_DOUBLE, "cases": [{"stdin": str(i), "expected_output": str(2 * i + i % 3 // 2)}]}
+                   for i in range(40)]
+    submissions.append(judgebox.Submission(ECHO_DOUBLE, (judgebox.Case.stdio("7", "14"),)))
+    submissions.append({"code": "print(1)", "cases": [{"expected_output": "1"}], "checker": "no-such-checker"})
+    with Client(server.url) as client:
+        lines = list(client.judge_batch(submissions))
+    assert sorted(line.index for line in lines) == list(range(len(submissions)))
+    by_index = {line.index: line for line in lines}
+    for i in range(40):
+        assert by_index[i].result.verdict == ("WA" if i % 3 == 2 else "AC"), i
+    assert by_index[40].result.verdict == "AC"
+    assert by_index[41].result is None and "no-such-checker" in by_index[41].error
+    assert len({line.request_id for line in lines}) == 1
+
+
+def test_judge_batch_yields_lines_as_they_arrive(server):
+    slow = {"code": "import time\ntime.sleep(1.5)\nprint(1)", "cases": [{"expected_output": "1"}]}
+    fast = {"code": "print(1)", "cases": [{"expected_output": "1"}]}
+    with Client(server.url) as client:
+        started = time.monotonic()
+        stream = client.judge_batch([slow, fast])
+        first = next(stream)
+        first_at = time.monotonic() - started
+        rest = list(stream)
+        assert (first.index, [line.index for line in rest]) == (1, [0])
+        assert first_at < 1.2 < time.monotonic() - started
+        stream = client.judge_batch([fast, fast, fast])
+        next(stream)
+        stream.close()  # leaving early releases the connection; the client goes on working
+        assert client.ping()
+
+
+def test_many_threads_share_one_client(server):
+    with Client(server.url) as client, ThreadPoolExecutor(8) as pool:
+        replies = list(pool.map(lambda i: client.run_code(f"print({i} * 2)"), range(24)))
+    assert [r.run_result.stdout for r in replies] == [f"{2 * i}\n" for i in range(24)]
+    assert len({r.request_id for r in replies}) == 24
+
+
+def test_async_client(server):
+    async def main() -> None:
+        async with AsyncClient(server.url) as client:
+            assert await client.ping() and (await client.health())["status"] == "ok"
+            replies = await asyncio.gather(*(client.run_code("print(input())", stdin=str(i)) for i in range(8)))
+            assert [r.run_result.stdout for r in replies] == [f"{i}\n" for i in range(8)]
+            tle = await client.run_code("while True: pass", run_timeout=0.5)
+            assert tle.run_result.status == "TimeLimitExceeded"
+            judged = await client.judge(ECHO_DOUBLE, test_cases={"inputs": ["4"], "outputs": ["8"]})
+            assert judged.verdict == "AC"
+            batch = [{"code": ECHO_DOUBLE, "cases": [{"stdin": str(i), "expected_output": str(2 * i)}]}
+                     for i in range(20)]
+            lines = [line async for line in client.judge_batch(batch)]
+            assert sorted(line.index for line in lines) == list(range(20))
+            assert all(line.result.verdict == "AC" for line in lines)
+            with pytest.raises(ServerRejected) as rejected:
+                await client.judge("print(1)")
+            assert rejected.value.status == 422
+
+    asyncio.run(main())
+
+
+def test_bearer_token(monkeypatch):
+    monkeypatch.delenv("JUDGEBOX_TOKEN", raising=False)
+    with Server("--workers", "1", "--token", "secret") as running:
+        for token in (None, "wrong"):
+            with Client(running.url, token=token) as client:
+                assert client.ping()  # open without the token
+                with pytest.raises(ServerRejected) as refused:
+                    client.run_code("print(1)")
+                assert (refused.value.status, refused.value.detail) == (401, "missing or wrong bearer token")
+        with Client(running.url, token="secret") as client:
+            assert client.run_code("print(1)").run_result.stdout == "1\n"
+        monkeypatch.setenv("JUDGEBOX_TOKEN", "secret")
+        with Client(running.url) as client:
+            assert client.judge("print(1)", cases=[{"expected_output": "1"}]).verdict == "AC"
+
+        async def refused_then_accepted() -> None:
+            async with AsyncClient(running.url, token="wrong") as client:
+                with pytest.raises(ServerRejected):
+                    await client.run_code("print(1)")
+            async with AsyncClient(running.url) as client:
+                assert (await client.run_code("print(1)")).status == "Success"
+
+        asyncio.run(refused_then_accepted())
+
+
+# --- connection errors and deadlines --------------------------------------------------------------------------
+
+def test_connection_refused_is_retried_then_unavailable():
+    url = f"http://127.0.0.1:{free_port()}"  # nothing listens there
+    started = time.monotonic()
+    with Client(url, max_attempts=4, backoff=0.05) as client, pytest.raises(ServerUnavailable) as failed:
+        client.run_code("print(1)", deadline=10)
+    assert failed.value.attempts == 4 and failed.value.status is None
+    assert isinstance(failed.value.__cause__, httpx.ConnectError)
+    assert time.monotonic() - started < 2
+
+
+def test_retry_on_connection_errors_reaches_a_server_that_comes_up_late():
+    port = free_port()
+    scripted = Scripted(reply(200, RUN_OK), port=port, start_after=0.6)
+    with scripted, Client(f"http://127.0.0.1:{port}", max_attempts=20, backoff=0.1, max_backoff=0.5) as client:
+        started = time.monotonic()
+        assert client.run_code("print(1)", deadline=10).run_result.stdout == "ok\n"
+        assert time.monotonic() - started >= 0.5
+    assert len(scripted.requests) == 1
+
+
+def test_deadline_bounds_retries_against_a_refused_port():
+    url = f"http://127.0.0.1:{free_port()}"
+    started = time.monotonic()
+    with Client(url, max_attempts=1000, backoff=0.2, max_backoff=1.0) as client:
+        with pytest.raises(DeadlineExceeded) as expired:
+            client.run_code("print(1)", deadline=1.5)
+    assert time.monotonic() - started < 2.0
+    assert isinstance(expired.value, TimeoutError) and "ConnectError" in str(expired.value)
+
+
+def test_deadline_caps_an_attempt_that_gets_no_answer():
+    with socket.socket() as silent:  # accepts connections in the backlog, never answers
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(8)
+        url = f"http://127.0.0.1:{silent.getsockname()[1]}"
+        with Client(url, timeout=1.0) as client:
+            started = time.monotonic()
+            with pytest.raises(DeadlineExceeded) as expired:
+                client.run_code("print(1)")
+            assert isinstance(expired.value.__cause__, httpx.ReadTimeout)
+            assert 0.9 < time.monotonic() - started < 1.8
+
+        async def silent_async() -> None:
+            async with AsyncClient(url, timeout=0.5) as client:
+                await client.ping()
+
+        started = time.monotonic()
+        with pytest.raises(DeadlineExceeded):
+            asyncio.run(silent_async())
+        assert time.monotonic() - started < 1.3
+
+
+# --- status codes, from tiny real HTTP servers on loopback ------------------------------------------------------
+
+def test_504_is_retried_with_the_same_request_id():
+    with Scripted(reply(504, {"detail": "busy"}), reply(504, {"detail": "busy"}), reply(200, RUN_OK)) as scripted:
+        with Client(scripted.url, backoff=0.01) as client:
+            answer = client.run_code("print(1)")
+    assert answer.run_result.stdout == "ok\n"
+    assert [path for path, _, _ in scripted.requests] == ["/run_code"] * 3
+    assert {headers["X-Request-ID"] for _, headers, _ in scripted.requests} == {answer.request_id}
+    assert json.loads(scripted.requests[0][2])["code"] == "print(1)"
+
+
+def test_a_dropped_connection_is_retried():
+    with Scripted(hang_up, hang_up, reply(200, RUN_OK)) as scripted, Client(scripted.url, backoff=0.01) as client:
+        assert client.run_code("print(1)").run_result.stdout == "ok\n"  # RemoteProtocolError twice, then fine
+    assert len(scripted.requests) == 3
+
+
+def test_waiting_for_a_pooled_connection_ends_at_the_deadline():
+    with Scripted(slowly(0.8, reply(200, RUN_OK))) as scripted:
+        with Client(scripted.url, pool_limits=httpx.Limits(max_connections=1)) as client:
+            holder = threading.Thread(target=client.run_code, args=("print(1)",))
+            holder.start()
+            time.sleep(0.1)  # the one connection is busy for 0.7 s more
+            started = time.monotonic()
+            with pytest.raises(DeadlineExceeded) as expired:
+                client.run_code("print(1)", deadline=0.3)
+            assert isinstance(expired.value.__cause__, httpx.PoolTimeout)
+            assert time.monotonic() - started < 0.6
+            holder.join()
+
+
+def test_retries_exhausted_and_retry_after_respected():
+    with Scripted(reply(503, {"detail": "down for a moment"})) as scripted:
+        with Client(scripted.url, max_attempts=3, backoff=0.01) as client, pytest.raises(ServerUnavailable) as down:
+            client.ping()
+    assert (down.value.attempts, down.value.status, down.value.detail) == (3, 503, "down for a moment")
+    assert len(scripted.requests) == 3
+    with Scripted(reply(429, {"detail": "slow down"}, {"Retry-After": "1"}), reply(200, RUN_OK)) as scripted:
+        with Client(scripted.url, backoff=0.01) as client:
+            started = time.monotonic()
+            client.run_code("print(1)")
+            assert time.monotonic() - started >= 1.0
+    with Scripted(reply(429, {"detail": "slow down"}, {"Retry-After": "30"}), reply(200, RUN_OK)) as scripted:
+        started = time.monotonic()
+        with Client(scripted.url) as client, pytest.raises(DeadlineExceeded, match="HTTP 429: slow down"):
+            client.run_code("print(1)", deadline=2)  # the wait asked for ends past the deadline: give up now
+        assert time.monotonic() - started < 0.5 and len(scripted.requests) == 1
+
+
+def test_500_and_other_4xx_are_not_retried():
+    for status in (500, 400, 404):
+        with Scripted(reply(status, {"detail": f"no {status}"}), reply(200, RUN_OK)) as scripted:
+            with Client(scripted.url, backoff=0.01) as client, pytest.raises(ServerRejected) as rejected:
+                client.run_code("print(1)")
+        assert (rejected.value.status, rejected.value.detail, len(scripted.requests)) == (status, f"no {status}", 1)
+    with Scripted(reply(200, {"not": "a response"})) as scripted, Client(scripted.url) as client:
+        with pytest.raises(ClientError, match="not a RunCodeReply"):
+            client.run_code("print(1)")
+
+
+def test_async_retries_504_then_succeeds():
+    async def main(url: str) -> str:
+        async with AsyncClient(url, backoff=0.01) as client:
+            return (await client.run_code("print(1)")).run_result.stdout
+
+    with Scripted(reply(504, {"detail": "busy"}), reply(502, {}), reply(200, RUN_OK)) as scripted:
+        assert asyncio.run(main(scripted.url)) == "ok\n"
+    assert len(scripted.requests) == 3
+
+
+def test_batch_stream_retried_before_lines_but_not_after():
+    two = [{"code": "print(1)", "cases": [{"expected_output": "1"}]}] * 2
+    with Scripted(cut(b""), stream(batch_line(1) + batch_line(0))) as scripted:
+        with Client(scripted.url, backoff=0.01) as client:
+            assert sorted(line.index for line in client.judge_batch(two)) == [0, 1]
+    assert len(scripted.requests) == 2
+    with Scripted(cut(batch_line(1)), stream(batch_line(1) + batch_line(0))) as scripted:
+        with Client(scripted.url, backoff=0.01) as client:
+            received = []
+            with pytest.raises(ServerUnavailable, match="after 1 of 2 lines"):
+                received.extend(client.judge_batch(two))
+    assert [line.index for line in received] == [1] and len(scripted.requests) == 1
+
+    async def broken(url: str) -> list[int]:
+        async with AsyncClient(url, backoff=0.01) as client:
+            return [line.index async for line in client.judge_batch(two)]
+
+    with Scripted(cut(batch_line(0)), stream(batch_line(1) + batch_line(0))) as scripted:
+        with pytest.raises(ServerUnavailable):
+            asyncio.run(broken(scripted.url))
+    with Scripted(stream(batch_line(0))) as scripted, pytest.raises(ClientError, match="after 1 of 2 lines"):
+        asyncio.run(broken(scripted.url))
+
+
+# --- a tiny scripted HTTP server -------------------------------------------------------------------------------
+
+def reply(status: int, payload: object, headers: dict[str, str] | None = None):
+    def answer(handler: http.server.BaseHTTPRequestHandler) -> None:
+        data = json.dumps(payload).encode()
+        handler.send_response(status)
+        for name, value in {**(headers or {}), "Content-Type": "application/json"}.items():
+            handler.send_header(name, value)
+        handler.send_header("Content-Length", str(len(data)))
+        handler.end_headers()
+        handler.wfile.write(data)
+    return answer
+
+
+def hang_up(handler: http.server.BaseHTTPRequestHandler) -> None:
+    handler.close_connection = True  # no answer at all: the client sees the connection drop
+
+
+def slowly(seconds: float, answer):
+    def late(handler: http.server.BaseHTTPRequestHandler) -> None:
+        time.sleep(seconds)
+        answer(handler)
+    return late
+
+
+def stream(body: bytes):
+    return lambda handler: reply_raw(handler, body, len(body))
+
+
+def cut(body: bytes):
+    """A 200 that promises more than it sends, then hangs up: the client sees a broken stream."""
+    def answer(handler: http.server.BaseHTTPRequestHandler) -> None:
+        reply_raw(handler, body, len(body) + 10_000)
+        handler.close_connection = True
+    return answer
+
+
+def reply_raw(handler: http.server.BaseHTTPRequestHandler, body: bytes, length: int) -> None:
+    handler.send_response(200)
+    handler.send_header("Content-Type", "application/x-ndjson")
+    handler.send_header("Content-Length", str(length))
+    handler.end_headers()
+    handler.wfile.write(body)
+    handler.wfile.flush()
+
+
+class Scripted:
+    """A real HTTP/1.1 server on loopback answering the n-th request with ``answers[n]`` (the last one repeats);
+    records (path, headers, body) of every request. ``start_after`` delays listening, so early connects are refused."""
+
+    def __init__(self, *answers, port: int = 0, start_after: float = 0.0) -> None:
+        self.answers, self.requests, self.lock = list(answers), [], threading.Lock()
+        outer = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def do_POST(self) -> None:
+                body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                with outer.lock:
+                    outer.requests.append((self.path, dict(self.headers), body))
+                    answer = outer.answers[min(len(outer.requests), len(outer.answers)) - 1]
+                answer(self)
+
+            do_GET = do_POST
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        self.handler, self.port, self.httpd = Handler, port, None
+        self.starter = threading.Timer(start_after, self._start)
+        self.starter.start()
+        if not start_after:
+            self.starter.join()
+
+    def _start(self) -> None:
+        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", self.port), self.handler)
+        self.port = self.httpd.server_address[1]
+        threading.Thread(target=self.httpd.serve_forever, args=(0.02,), daemon=True).start()
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def __enter__(self) -> Scripted:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.starter.join()
+        self.httpd.shutdown()
+        self.httpd.server_close()
