@@ -66,8 +66,14 @@ def create_app(settings: ServerSettings | None = None, judge: Judge | None = Non
                   description="A SandboxFusion-compatible code execution service with a native batch judge API.")
     metrics = Metrics()
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
-    app.add_middleware(RequestFrame, token=settings.token, open_paths=OPEN_PATHS,
-                       count=lambda path, status: metrics.requests.labels(path, str(status)).inc())
+    routes: set[str] = set()  # the app's paths; any other path is counted as "other" (bounded label values)
+
+    def count(path: str, status: int) -> None:
+        if not routes:
+            routes.update(r.path for r in app.routes)  # type: ignore[attr-defined]
+        metrics.requests.labels(path if path in routes else "other", str(status)).inc()
+
+    app.add_middleware(RequestFrame, token=settings.token, open_paths=OPEN_PATHS, count=count)
     pod = os.environ.get("MY_POD_NAME")
 
     def the_judge() -> Judge:
@@ -88,6 +94,11 @@ def create_app(settings: ServerSettings | None = None, judge: Judge | None = Non
     @app.exception_handler(RecursionError)
     async def too_deep(request: Request, exc: RecursionError) -> JSONResponse:
         return JSONResponse({"detail": "the JSON body is nested too deeply"}, status_code=422)
+
+    @app.exception_handler(UnicodeEncodeError)
+    async def not_text(request: Request, exc: UnicodeEncodeError) -> JSONResponse:
+        return JSONResponse({"detail": f"the request holds text that is not valid Unicode: {exc.reason}"},
+                            status_code=422)
 
     @app.exception_handler(JudgeboxError)
     async def bad_input(request: Request, exc: JudgeboxError) -> JSONResponse:
@@ -113,7 +124,7 @@ def create_app(settings: ServerSettings | None = None, judge: Judge | None = Non
         report.update(slots=len(judge.pool.slots), busy=judge.pool.busy, queue_depth=admission().waiting)
         return report
 
-    @app.get("/metrics")
+    @app.get("/metrics", response_class=PlainTextResponse)
     async def prometheus() -> PlainTextResponse:
         metrics.queue_depth.set(admission().waiting)
         metrics.slots_busy.set(the_judge().pool.busy)
@@ -173,8 +184,11 @@ def create_app(settings: ServerSettings | None = None, judge: Judge | None = Non
         async def line(index: int, request: JudgeRequest) -> str:
             try:
                 return BatchLine(index=index, result=await judge_one(request)).model_dump_json()
-            except (JudgeboxError, RequestValidationError, Overloaded) as exc:
+            except (JudgeboxError, RequestValidationError, Overloaded, UnicodeEncodeError, RecursionError) as exc:
                 return BatchLine(index=index, error=_error_text(exc)).model_dump_json()
+            except Exception:  # one submission must not cut the stream the others are still coming on
+                log.exception("unhandled error in /judge/batch submission %d [%s]", index, request_id.get())
+                return BatchLine(index=index, error=f"internal error; request id {request_id.get()}").model_dump_json()
 
         async def stream() -> AsyncIterator[str]:
             tasks = [asyncio.ensure_future(line(i, r)) for i, r in enumerate(body.submissions)]

@@ -12,6 +12,8 @@ from collections.abc import Callable
 from contextvars import ContextVar
 from typing import Any
 
+from starlette.exceptions import HTTPException
+
 log = logging.getLogger("judgebox.server")
 request_id: ContextVar[str] = ContextVar("request_id", default="-")
 
@@ -38,7 +40,7 @@ class BodySizeLimit:
             if message["type"] == "http.request":
                 seen += len(message.get("body", b""))
                 if seen > self.max_bytes:
-                    raise _TooLarge
+                    raise _TooLarge(self.max_bytes)
             return message
 
         async def tracked_send(message: dict) -> None:
@@ -53,11 +55,15 @@ class BodySizeLimit:
                 await self._refuse(send)
 
     async def _refuse(self, send: Any) -> None:
-        await _send_json(send, 413, {"detail": f"request body larger than {self.max_bytes} bytes"})
+        await _send_json(send, 413, {"detail": _TooLarge(self.max_bytes).detail})
 
 
-class _TooLarge(Exception):
-    pass
+class _TooLarge(HTTPException):
+    """Raised from the body stream. An ``HTTPException`` so that FastAPI, which turns any other error while it
+    reads a body into "400 There was an error parsing the body", passes it on and answers it as a 413."""
+
+    def __init__(self, max_bytes: int) -> None:
+        super().__init__(413, f"request body larger than {max_bytes} bytes")
 
 
 class RequestFrame:

@@ -6,9 +6,11 @@ Field names and enum strings of ``RunCodeRequest``/``RunCodeResponse`` follow Sa
 
 from __future__ import annotations
 
+import base64
+import binascii
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
 MAX_CODE_CHARS = 4 * 1024 * 1024
 
@@ -16,7 +18,27 @@ MAX_CODE_CHARS = 4 * 1024 * 1024
 def _check_path(path: str) -> str:
     if not path or "\0" in path or ".." in path.split("/"):
         raise ValueError(f"file path {path!r} is not allowed: paths stay inside the run's work folder")
+    _check_text(path, "file path")
     return path
+
+
+def _check_text(text: str | None, what: str) -> str | None:
+    """Text that reaches the sandbox as bytes must encode: JSON can carry a lone surrogate (``"\\ud800"``)
+    that UTF-8 cannot, which would otherwise fail deep in the run as a 500 or a SandboxError."""
+    if text is not None:
+        try:
+            text.encode("utf-8", "surrogateescape")
+        except UnicodeEncodeError as exc:
+            raise ValueError(f"{what} is not valid Unicode text: {exc.reason} at position {exc.start}") from None
+    return text
+
+
+def _check_base64(path: str, content: str | None) -> None:
+    if content is not None:
+        try:
+            base64.b64decode(content)  # as leniently as the sandbox decodes it
+        except (binascii.Error, ValueError) as exc:
+            raise ValueError(f"files[{path!r}] is not base64: {exc}") from None
 
 
 class RunCodeRequest(BaseModel):
@@ -25,17 +47,23 @@ class RunCodeRequest(BaseModel):
     code: str = Field(max_length=MAX_CODE_CHARS)
     language: str = "python"
     compile_timeout: float = Field(10, gt=0, le=3600)
-    run_timeout: float = Field(10, gt=0, le=3600)
+    run_timeout: float = Field(10, ge=0.001, le=3600)  # the bounds of Limits.cpu_time
     memory_limit_MB: int = Field(-1, ge=-1, le=65536, description="-1: the server's default limit")
     stdin: str | None = None
     files: dict[str, str | None] = Field(default_factory=dict, description="path -> base64 content")
     fetch_files: list[str] = Field(default_factory=list)
 
+    @field_validator("stdin")
+    @classmethod
+    def _stdin_is_text(cls, stdin: str | None) -> str | None:
+        return _check_text(stdin, "stdin")
+
     @field_validator("files")
     @classmethod
     def _files_stay_inside(cls, files: dict[str, str | None]) -> dict[str, str | None]:
-        for path in files:
+        for path, content in files.items():
             _check_path(path)
+            _check_base64(path, content)
         return files
 
     @field_validator("fetch_files")
@@ -70,8 +98,8 @@ class RunCodeResponse(BaseModel):
 class LimitsModel(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    cpu_time: float = Field(5.0, gt=0, le=3600)
-    wall_time: float | None = Field(None, gt=0, le=7200)
+    cpu_time: float = Field(5.0, ge=0.001, le=3600)  # the bounds of Limits
+    wall_time: float | None = Field(None, ge=0.001, le=7200)
     memory_mb: int = Field(512, ge=16, le=65536)
     output_bytes: int = Field(64 * 1024 * 1024, ge=1024, le=4096 * 1024 * 1024)
     processes: int = Field(64, ge=1, le=4096)
@@ -88,6 +116,11 @@ class CaseModel(BaseModel):
     expected_value: Any = None
     assert_code: str | None = None
     limits: LimitsModel | None = None
+
+    @field_validator("stdin", "assert_code")
+    @classmethod
+    def _is_text(cls, text: str | None, info: ValidationInfo) -> str | None:
+        return _check_text(text, info.field_name or "text")
 
 
 class JudgeRequest(BaseModel):
