@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import copy
 import json
-import subprocess
-import sys
 import time
 
 import httpx
@@ -26,12 +24,9 @@ from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import content_type_conformance, response_schema_conformance
 
 from conftest import Server
+from judgebox.server import create_app
 
-# Built in a child process: importing judgebox.server in this one imports the submodule judgebox.judge, which
-# replaces the lazily exported function ``judgebox.judge`` for the rest of the session (a bug of judgebox/__init__.py:
-# after ``import judgebox.server``, ``judgebox.judge(...)`` raises "TypeError: 'module' object is not callable").
-_DUMP = "import json; from judgebox.server import create_app; print(json.dumps(create_app().openapi()))"
-OPENAPI = json.loads(subprocess.run([sys.executable, "-c", _DUMP], check=True, capture_output=True, text=True).stdout)
+OPENAPI = create_app().openapi()
 SCHEMA = schemathesis.openapi.from_dict(OPENAPI)
 FUZZ_EXAMPLES = 60  # per operation and phase; the whole module stays well under a minute
 

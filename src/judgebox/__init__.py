@@ -28,7 +28,7 @@ from .types import Case, CaseResult, JudgeResult, Limits, Submission
 from .verdicts import Verdict
 
 if TYPE_CHECKING:
-    from .judge import Judge, judge, judge_async
+    from .judging import Judge, judge, judge_async
     from .sandbox.config import SandboxConfig
     from .sandbox.report import isolation_report
 
@@ -38,7 +38,7 @@ __all__ = [
     "Judge", "JudgeResult", "JudgeboxError", "Limits", "SandboxConfig", "SandboxError", "Submission",
     "UnknownChecker", "UnknownLanguage", "Verdict", "isolation_report", "judge", "judge_async",
 ]
-_LAZY = {"Judge": ".judge", "judge": ".judge", "judge_async": ".judge", "SandboxConfig": ".sandbox.config",
+_LAZY = {"Judge": ".judging", "judge": ".judging", "judge_async": ".judging", "SandboxConfig": ".sandbox.config",
          "isolation_report": ".sandbox.report"}
 
 

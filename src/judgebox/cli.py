@@ -60,7 +60,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def _score(args: argparse.Namespace) -> int:
     from .dataset import KINDS, Summary, read_items, score_items
-    from .judge import Judge
+    from .judging import Judge
 
     kinds = KINDS if args.wrong else KINDS[:1]
     items = list(read_items(args.file.read_text().splitlines(), kinds))
@@ -102,7 +102,7 @@ def _print_summary(summary, name: str) -> None:  # type: ignore[no-untyped-def]
 
 
 def _run(args: argparse.Namespace) -> int:
-    from .judge import Judge
+    from .judging import Judge
     from .types import Case, Limits
 
     stdin = args.stdin.read_bytes() if args.stdin else sys.stdin.buffer.read() if not sys.stdin.isatty() else b""
@@ -139,7 +139,7 @@ def _serve(args: argparse.Namespace) -> int:
 def _languages(args: argparse.Namespace) -> int:
     import asyncio
 
-    from .judge import Judge
+    from .judging import Judge
     from .sandbox.report import isolation_report
     from .selftest import language_report
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import JudgeboxError
-from .judge import Judge
+from .judging import Judge
 from .types import JudgeResult
 
 KINDS = ("solutions", "wrong_solutions")

@@ -13,8 +13,8 @@ from concurrent.futures import Future
 from . import languages
 from .backends.local import WorkerPool
 from .errors import InvalidCases
-from .languages.artifacts import ArtifactCache
-from .languages.build import build, environment
+from .languages.artifacts import ArtifactCache, Build
+from .languages.build import COMPILE_LIMITS, build, environment
 from .languages.spec import LanguageSpec
 from .sandbox.outcome import RunOutcome
 from .sandbox.slot import Command, PythonProgram
@@ -48,6 +48,23 @@ class Programs:
         source = spec.source_for(submission.code)
         return [self._run_built(spec, source, case, _floor(spec, case.limits or submission.limits))
                 for case in submission.cases]
+
+    def run_once(self, spec: LanguageSpec, code: str, stdin: bytes, limits: Limits,
+                 files: dict[str, str | None] | None = None, fetch: tuple[str, ...] = (),
+                 compile_cpu_time: float | None = None) -> tuple[Build | None, Future[RunOutcome] | None]:
+        """One program, one input (SandboxFusion's /run_code): the build (None for Python) and the run
+        (None when the build failed). May block while a compiler runs."""
+        if spec.runner == "python-fork":
+            return None, self.pool.submit(PythonProgram(code), stdin, limits, files, fetch)
+        compile_limits = COMPILE_LIMITS if compile_cpu_time is None else COMPILE_LIMITS.replace(
+            cpu_time=compile_cpu_time, wall_time=3 * compile_cpu_time + 2)
+        built = build(self.pool.submit, self.cache, spec, spec.source_for(code), self.toolchain_cache,
+                      compile_limits)
+        if built.artifact is None:
+            return built, None
+        job = Command(spec.command(spec.run), environment(spec))
+        run = self.pool.submit(job, stdin, _floor(spec, limits), files, fetch, program=built.artifact)
+        return (built if spec.compiled else None), run
 
     def _run_built(self, spec: LanguageSpec, source: str, case: Case, limits: Limits) -> Future[RunOutcome]:
         program = spec.asserts(source, case.assert_code or "") if case.kind == "assert" and spec.asserts else source

@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 
 from .errors import JudgeboxError
-from .judge import Judge
+from .judging import Judge
 from .languages import LANGUAGES, LanguageSpec, missing_tools
 from .types import Case, Limits
 

@@ -4,7 +4,7 @@
 import os
 import sys
 
-paths = {"/work", "/work/main", "/work/main/src/judgebox/judge.py", "/work/shared", "/root", "/root/.pyenv"}
+paths = {"/work", "/work/main", "/work/main/src/judgebox/judging.py", "/work/shared", "/root", "/root/.pyenv"}
 frame = sys._getframe()
 while frame is not None:  # the harness was forked from the zygote: its frames name the judge's files
     paths.add(frame.f_code.co_filename)

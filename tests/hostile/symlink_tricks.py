@@ -3,7 +3,7 @@
 # untouched: canary
 import os
 
-targets = ["/etc/shadow", "/work/main/src/judgebox/judge.py", "/root/.bashrc", "/proc/1/environ",
+targets = ["/etc/shadow", "/work/main/src/judgebox/judging.py", "/root/.bashrc", "/proc/1/environ",
            "/proc/1/root/etc/shadow", *{CANARY_PATHS}]
 for i, target in enumerate(targets):
     link = f"/tmp/link{i}"

@@ -199,9 +199,7 @@ class Slot:
 
     def _exchange(self, request: dict[str, Any], fds: list[int], timeout: float) -> dict[str, Any]:
         try:
-            if self._sock is None:
-                raise OSError("the slot is not running")
-            protocol.send(self._sock, request, fds)
+            self._deliver(request, fds)
             reply = self._receive(timeout)
         except OSError as exc:
             reply = {"error": f"lost contact with the worker: {exc}"}
@@ -211,6 +209,17 @@ class Slot:
             self._safe_restart()
             raise SlotFailure("the worker process died while running the job")
         return reply
+
+    def _deliver(self, request: dict[str, Any], fds: list[int]) -> None:
+        """Send a job; a worker that died while idle is replaced and the job sent again (it never ran)."""
+        try:
+            if self._sock is None:
+                raise OSError("the slot is not running")
+            protocol.send(self._sock, request, fds)
+        except OSError:
+            self.restart()
+            assert self._sock is not None
+            protocol.send(self._sock, request, fds)
 
     def _receive(self, timeout: float) -> dict[str, Any] | None:
         assert self._sock is not None

@@ -25,18 +25,23 @@ class Admission:
         self.waiting = 0
 
     @asynccontextmanager
-    async def admit(self) -> AsyncIterator[float]:
-        """Wait for a place; yields the seconds waited."""
-        if self.waiting >= self.max_waiting:
-            raise Overloaded(f"the queue is full ({self.max_waiting} requests waiting); retry later")
+    async def admit(self, max_wait: float | None = None) -> AsyncIterator[float]:
+        """Wait for a place, at most ``max_wait`` seconds (never more than the server's own bound);
+        yields the seconds waited."""
         started = time.monotonic()
-        self.waiting += 1
-        try:
-            await asyncio.wait_for(self._active.acquire(), self.max_wait)
-        except asyncio.TimeoutError:
-            raise Overloaded(f"no sandbox slot became free within {self.max_wait:g} s; retry later") from None
-        finally:
-            self.waiting -= 1
+        if self._active.locked():  # the common, uncontended case costs no timer
+            if self.waiting >= self.max_waiting:
+                raise Overloaded(f"the queue is full ({self.max_waiting} requests waiting); retry later")
+            wait = self.max_wait if max_wait is None else max(0.0, min(max_wait, self.max_wait))
+            self.waiting += 1
+            try:
+                await asyncio.wait_for(self._active.acquire(), wait)
+            except asyncio.TimeoutError:
+                raise Overloaded(f"no sandbox slot became free within {wait:g} s; retry later") from None
+            finally:
+                self.waiting -= 1
+        else:
+            await self._active.acquire()
         try:
             yield time.monotonic() - started
         finally:

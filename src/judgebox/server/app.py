@@ -22,7 +22,7 @@ from fastapi.responses import JSONResponse, PlainTextResponse, StreamingResponse
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
 from ..errors import JudgeboxError
-from ..judge import Judge
+from ..judging import Judge
 from ..sandbox.config import SandboxConfig
 from ..sandbox.outcome import RunOutcome
 from . import translate
@@ -106,7 +106,7 @@ def create_app(settings: ServerSettings | None = None, judge: Judge | None = Non
 
     @app.exception_handler(Overloaded)
     async def overloaded(request: Request, exc: Overloaded) -> JSONResponse:
-        return JSONResponse({"detail": str(exc)}, status_code=504)
+        return JSONResponse({"detail": str(exc)}, status_code=504, headers={"Retry-After": "1"})
 
     @app.exception_handler(Exception)
     async def failed(request: Request, exc: Exception) -> JSONResponse:
@@ -133,23 +133,26 @@ def create_app(settings: ServerSettings | None = None, judge: Judge | None = Non
     @app.post("/run_code", response_model=RunCodeResponse)
     async def run_code(body: RunCodeRequest) -> RunCodeResponse:
         """Run one program (SandboxFusion's API): HTTP 200 whatever the program did."""
-        language = translate.run_code_language(body.language)
-        if language is None:
-            return RunCodeResponse(status="SandboxError", executor_pod_name=pod,
-                                   message=f"language {body.language!r} is not available on this server "
-                                           f"(available: {', '.join(sorted(translate.RUN_CODE_LANGUAGES))})")
+        spec = translate.run_code_language(body.language)
+        if isinstance(spec, str):
+            return RunCodeResponse(status="SandboxError", executor_pod_name=pod, message=spec)
         limits = translate.run_code_limits(body, settings.default_memory_mb, settings.output_bytes)
         stdin = (body.stdin or "").encode("utf-8", "surrogateescape")
         started = time.monotonic()
-        async with admission().admit() as waited:
+        programs = the_judge().programs
+        async with admission().admit(translate.queue_budget(body)) as waited:
             metrics.queue_time.observe(waited)
-            future = the_judge().pool.submit(translate.run_code_job(body), stdin, limits, body.files,
-                                             tuple(body.fetch_files))
-            outcome: RunOutcome = await asyncio.wrap_future(future)
-        response = translate.run_code_response(outcome, waited, pod)
-        verdict = response.run_result.verdict if response.run_result else "SE"
-        metrics.cases.labels(language, verdict or "SE").inc()
-        metrics.latency.labels("/run_code", language).observe(time.monotonic() - started)
+            arguments = (spec, body.code, stdin, limits, body.files, tuple(body.fetch_files), body.compile_timeout)
+            if spec.compiled:  # the compiler may run: off the event loop
+                built, future = await asyncio.get_running_loop().run_in_executor(None, programs.run_once, *arguments)
+            else:
+                built, future = programs.run_once(*arguments)
+            outcome: RunOutcome | None = await asyncio.wrap_future(future) if future is not None else None
+        response = translate.run_code_response(built, outcome, waited, pod)
+        result = response.run_result or response.compile_result
+        verdict = result.verdict if result and result.verdict else "SE" if response.status == "SandboxError" else "CE"
+        metrics.cases.labels(spec.name, verdict).inc()
+        metrics.latency.labels("/run_code", spec.name).observe(time.monotonic() - started)
         return response
 
     async def judge_one(body: JudgeRequest) -> JudgeResponse:

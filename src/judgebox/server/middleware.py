@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import hmac
 import json
 import logging
 import time
@@ -73,9 +74,13 @@ class RequestFrame:
     def __init__(self, app: Any, token: str | None, open_paths: set[str],
                  count: Callable[[str, int], None]) -> None:
         self.app = app
-        self.expected = f"Bearer {token}".encode() if token else None
+        self.token = token.encode() if token else None
         self.open_paths = open_paths
         self.count = count
+
+    def _authorized(self, header: bytes | None) -> bool:
+        scheme, _, credentials = (header or b"").partition(b" ")
+        return scheme.lower() == b"bearer" and hmac.compare_digest(credentials.strip(), self.token or b"")
 
     async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
         if scope["type"] != "http":
@@ -96,8 +101,9 @@ class RequestFrame:
 
         path = scope["path"]
         try:
-            if self.expected and path not in self.open_paths and headers.get(b"authorization") != self.expected:
-                await _send_json(framed_send, 401, {"detail": "missing or wrong bearer token"})
+            if self.token and path not in self.open_paths and not self._authorized(headers.get(b"authorization")):
+                await _send_json(framed_send, 401, {"detail": "missing or wrong bearer token"},
+                                 [(b"www-authenticate", b"Bearer")])
             else:
                 await self.app(scope, receive, framed_send)
         finally:
@@ -105,8 +111,9 @@ class RequestFrame:
             log.info("%s %s %s %.1f ms [%s]", scope["method"], path, status, (time.monotonic() - started) * 1000, rid)
 
 
-async def _send_json(send: Any, status: int, payload: dict) -> None:
+async def _send_json(send: Any, status: int, payload: dict, headers: list[tuple[bytes, bytes]] = ()) -> None:  # type: ignore[assignment]
     body = json.dumps(payload).encode()
     await send({"type": "http.response.start", "status": status,
-                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
+                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
+                            *headers]})
     await send({"type": "http.response.body", "body": body})

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from .. import languages
+from ..errors import JudgeboxError
+from ..languages import LanguageSpec
+from ..languages.artifacts import Build
 from ..sandbox.outcome import RunOutcome
-from ..sandbox.slot import PythonProgram
 from ..types import Case, JudgeResult, Limits
 from .schemas import (
     CaseModel,
@@ -15,12 +18,20 @@ from .schemas import (
     RunCodeResponse,
 )
 
-# SandboxFusion's language names that name a language judgebox runs; the rest answer SandboxError.
-RUN_CODE_LANGUAGES = {"python": "python", "python3": "python"}
+# SandboxFusion's names whose runners do something else than run a program (test frameworks, GPUs,
+# SQL) or whose toolchains judgebox does not ship: they answer SandboxError with this reason.
+NOT_RUN_HERE = {"go_test", "junit", "pytest", "jest", "D_ut", "kotlin_script", "scala", "swift", "julia", "racket",
+                "verilog", "lean", "cuda", "python_gpu", "sql", "python2", "gtest", "react"}
 
 
-def run_code_language(name: str) -> str | None:
-    return RUN_CODE_LANGUAGES.get(name)
+def run_code_language(name: str) -> LanguageSpec | str:
+    """The language a /run_code name runs as, or why it does not run here."""
+    if name in NOT_RUN_HERE:
+        return f"language {name!r} is not available on this server"
+    try:
+        return languages.get(name)
+    except JudgeboxError as exc:
+        return str(exc)
 
 
 def run_code_limits(request: RunCodeRequest, default_memory_mb: int, output_bytes: int) -> Limits:
@@ -32,11 +43,37 @@ def run_code_limits(request: RunCodeRequest, default_memory_mb: int, output_byte
                   memory_mb=max(memory, 16), output_bytes=output_bytes)
 
 
-def run_code_job(request: RunCodeRequest) -> PythonProgram:
-    return PythonProgram(request.code)
+def queue_budget(request: RunCodeRequest) -> float:
+    """How long a /run_code request may wait for a slot and still be answered inside the time its
+    caller waits (verl: ``compile_timeout + run_timeout + 10`` s): past that, a 504 that verl retries
+    beats a read timeout that it scores -1."""
+    worst_run = run_code_limits(request, 0, 1024).wall_backstop
+    return request.compile_timeout + request.run_timeout + 10 - worst_run - 2
 
 
-def run_code_response(outcome: RunOutcome, queue_time: float, pod: str | None) -> RunCodeResponse:
+def run_code_response(built: Build | None, outcome: RunOutcome | None, queue_time: float,
+                      pod: str | None) -> RunCodeResponse:
+    compile_result = None
+    if built is not None:  # a compiled language: the compile step is reported as SandboxFusion does
+        if built.system_error is not None:
+            return RunCodeResponse(status="SandboxError", message=built.system_error, queue_time=queue_time,
+                                   executor_pod_name=pod)
+        if built.compile_error is not None:
+            failed = CommandRunResult(
+                status="TimeLimitExceeded" if built.compile_timed_out else "Finished",
+                return_code=None if built.compile_timed_out else 1, stdout="", stderr=built.compile_error,
+                execution_time=built.compile_time, cpu_time=built.compile_time, verdict="CE")
+            return RunCodeResponse(status="Failed", compile_result=failed, queue_time=queue_time,
+                                   executor_pod_name=pod)
+        compile_result = CommandRunResult(status="Finished", return_code=0, stdout="", stderr="",
+                                          execution_time=built.compile_time, cpu_time=built.compile_time)
+    assert outcome is not None
+    response = _run_response(outcome, queue_time, pod)
+    response.compile_result = compile_result
+    return response
+
+
+def _run_response(outcome: RunOutcome, queue_time: float, pod: str | None) -> RunCodeResponse:
     if outcome.system_error is not None:
         return RunCodeResponse(status="SandboxError", message=outcome.system_error, queue_time=queue_time,
                                executor_pod_name=pod)
