@@ -18,8 +18,9 @@ from dataclasses import dataclass, field
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse, PlainTextResponse, StreamingResponse
+from fastapi.responses import JSONResponse, PlainTextResponse, Response, StreamingResponse
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
+from pydantic import BaseModel
 
 from ..errors import JudgeboxError
 from ..judging import Judge
@@ -131,11 +132,11 @@ def create_app(settings: ServerSettings | None = None, judge: Judge | None = Non
         return PlainTextResponse(generate_latest(metrics.registry), media_type=CONTENT_TYPE_LATEST)
 
     @app.post("/run_code", response_model=RunCodeResponse)
-    async def run_code(body: RunCodeRequest) -> RunCodeResponse:
+    async def run_code(body: RunCodeRequest) -> Response:
         """Run one program (SandboxFusion's API): HTTP 200 whatever the program did."""
         spec = translate.run_code_language(body.language)
         if isinstance(spec, str):
-            return RunCodeResponse(status="SandboxError", executor_pod_name=pod, message=spec)
+            return _json(RunCodeResponse(status="SandboxError", executor_pod_name=pod, message=spec))
         limits = translate.run_code_limits(body, settings.default_memory_mb, settings.output_bytes)
         stdin = (body.stdin or "").encode("utf-8", "surrogateescape")
         started = time.monotonic()
@@ -153,7 +154,7 @@ def create_app(settings: ServerSettings | None = None, judge: Judge | None = Non
         verdict = result.verdict if result and result.verdict else "SE" if response.status == "SandboxError" else "CE"
         metrics.cases.labels(spec.name, verdict).inc()
         metrics.latency.labels("/run_code", spec.name).observe(time.monotonic() - started)
-        return response
+        return _json(response)
 
     async def judge_one(body: JudgeRequest) -> JudgeResponse:
         judge = the_judge()
@@ -176,9 +177,9 @@ def create_app(settings: ServerSettings | None = None, judge: Judge | None = Non
         return translate.judge_response(result, waited)
 
     @app.post("/judge", response_model=JudgeResponse)
-    async def judge_endpoint(body: JudgeRequest) -> JudgeResponse:
+    async def judge_endpoint(body: JudgeRequest) -> Response:
         """Judge one submission on all its cases; the headline verdict and every case's result."""
-        return await judge_one(body)
+        return _json(await judge_one(body))
 
     @app.post("/judge/batch", response_class=StreamingResponse,
               responses={200: {"content": {"application/x-ndjson": {"schema": BatchLine.model_json_schema()}}}})
@@ -205,6 +206,12 @@ def create_app(settings: ServerSettings | None = None, judge: Judge | None = Non
         return StreamingResponse(stream(), media_type="application/x-ndjson")
 
     return app
+
+
+def _json(model: BaseModel) -> Response:
+    """The model serialised once by pydantic, skipping FastAPI's second validation pass (the model is
+    already of the response type; ``response_model`` still documents it)."""
+    return Response(model.model_dump_json(), media_type="application/json")
 
 
 def _error_text(exc: Exception) -> str:
