@@ -205,8 +205,13 @@ def _exit_status(exc: SystemExit) -> int:
 
 
 def _print_exception(exc: BaseException) -> None:
+    """The traceback as ``python solution.py`` would print it: the harness's own frames (and with them
+    where judgebox is installed) left out."""
+    frames = exc.__traceback__
+    while frames is not None and frames.tb_frame.f_code.co_filename not in (SOLUTION_FILE, TEST_FILE):
+        frames = frames.tb_next
     try:
-        traceback.print_exception(type(exc), exc, exc.__traceback__, file=sys.__stderr__)
+        traceback.print_exception(type(exc), exc, frames, file=sys.__stderr__)
     except BaseException:
         pass
 
