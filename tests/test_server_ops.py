@@ -11,6 +11,7 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from conftest import Server
+from judgebox.languages import LANGUAGES
 
 SUM = "a, b = map(int, input().split())\nprint(a + b)\n"
 
@@ -114,12 +115,20 @@ def test_metrics_count_requests_cases_and_latency_per_language(server):
 
 
 def test_health_reports_isolation_languages_slots_and_queue(server):
-    health = httpx.get(server.url + "/health").json()
+    """Every language's self-test runs in the background after start-up; /health shows "pending" until then."""
+    deadline = time.monotonic() + 120
+    while (health := httpx.get(server.url + "/health").json())["languages"] == "pending":
+        assert time.monotonic() < deadline, "the language self-tests did not finish"
+        time.sleep(0.5)
     assert health["status"] == "ok"
     assert health["isolation"] and all(health["isolation"][layer] for layer in ("pid_namespace", "seccomp", "rlimits"))
-    python = [entry for entry in health["languages"] if entry["name"] == "python"]
-    assert python == [{"name": "python", "available": True, "self_test": "AC"}]
+    by_name = {entry["name"]: entry for entry in health["languages"]}
+    assert by_name["python"]["available"] and by_name["python"]["reason"] == ""
+    assert set(by_name) == {spec.name for spec in LANGUAGES}
+    for name, entry in by_name.items():  # available, or unavailable with the reason why
+        assert entry["available"] or entry["reason"], name
     assert (health["slots"], health["busy"], health["queue_depth"]) == (2, 0, 0)
+    assert set(health["artifact_cache"]) == {"hits", "misses"}
 
 
 # --- /judge/batch ------------------------------------------------------------------------------------------------

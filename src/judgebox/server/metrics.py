@@ -21,3 +21,7 @@ class Metrics:
         self.queue_depth = Gauge("judgebox_queue_depth", "Requests waiting for admission", registry=self.registry)
         self.slots = Gauge("judgebox_slots", "Sandbox slots", registry=self.registry)
         self.slots_busy = Gauge("judgebox_slots_busy", "Sandbox slots running a case", registry=self.registry)
+        self.cache_hits = Gauge("judgebox_artifact_cache_hits", "Builds served from the artifact cache",
+                                registry=self.registry)
+        self.cache_misses = Gauge("judgebox_artifact_cache_misses", "Builds that ran a compiler",
+                                  registry=self.registry)
