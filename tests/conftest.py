@@ -62,6 +62,19 @@ class Server:
         self.close()
         raise RuntimeError("judgebox serve did not come up within 60 s")
 
+    def wait_for_self_tests(self, timeout: float = 180) -> None:
+        """Until the start-up language self-tests (which occupy slots) are done: for tests that need to
+        know which job a slot is running."""
+        import time
+
+        import httpx
+
+        deadline = time.monotonic() + timeout
+        while httpx.get(self.url + "/health", timeout=10).json()["languages"] == "pending":
+            if time.monotonic() > deadline:
+                raise RuntimeError("the language self-tests did not finish")
+            time.sleep(0.2)
+
     def close(self) -> None:
         self.process.terminate()
         try:

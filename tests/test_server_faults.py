@@ -25,6 +25,7 @@ SLEEPER = "import time\ntime.sleep(30)\nprint('woke up')\n"
 @pytest.fixture(scope="module")
 def one_slot():
     with Server("--workers", "1") as running:
+        running.wait_for_self_tests()  # so the slot killed below is running this test's job, not a self-test
         yield running
 
 

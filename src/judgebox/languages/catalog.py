@@ -65,7 +65,7 @@ LANGUAGES: tuple[LanguageSpec, ...] = (
                                        "-XX:TieredStopAtLevel=1", "-cp", "{program}", "Main"),
                  SelfTest(ECHO_JAVA),
                  compile=("/bin/sh", "-c", "cd {workdir} && /usr/bin/javac -encoding UTF-8 -J-XX:+UseSerialGC"
-                          " -d classes Main.java && /usr/bin/jar cf main.jar -C classes ."),
+                          " -J-XX:TieredStopAtLevel=1 -d classes Main.java && /usr/bin/jar cf main.jar -C classes ."),
                  artifact="main.jar", requires=("/usr/bin/javac", "/usr/bin/jar"), prepare=_java_class_name,
                  asserts=harness.java, memory_floor_mb=256, aliases=("java17",),
                  description="OpenJDK, javac once, a jar per submission"),
