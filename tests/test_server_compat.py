@@ -257,3 +257,44 @@ def test_paths_leaving_the_work_folder_are_422(server, field, path):
     response = httpx.post(server.url + "/run_code", json={"code": "print(1)", "language": "python", field: value})
     assert response.status_code == 422
     assert "not allowed" in response.text and response.json()["detail"][0]["loc"] == ["body", field]
+
+
+# --- the official client, every language it can name ----------------------------------------------------------
+
+# The client's own Language names, and the judgebox language each runs as.
+CLIENT_NAMES = {"python": "python", "cpp": "cpp", "nodejs": "javascript", "go": "go", "java": "java", "php": "php",
+                "csharp": "csharp", "bash": "bash", "typescript": "typescript", "rust": "rust", "lua": "lua",
+                "R": "r", "perl": "perl", "ruby": "ruby"}
+
+
+@pytest.mark.parametrize("client_name", sorted(CLIENT_NAMES))
+def test_client_runs_every_language_the_server_supports(client_endpoint, client_name):
+    """Hello (the self-test echo), stdin sum, runtime error, compile error and timeout, per language, through the
+    unchanged client; a compiled language reports its compile step the way SandboxFusion does."""
+    from judgebox.languages import get
+    from test_languages import _load
+
+    spec = get(CLIENT_NAMES[client_name])
+    programs = _load(spec.name)
+
+    def run(code, stdin="", run_timeout=20):
+        request = RunCodeRequest(code=code, language=client_name, stdin=stdin, run_timeout=run_timeout,
+                                 compile_timeout=30)
+        return run_code(request, max_attempts=1, client_timeout=120)
+
+    hello = run(spec.self_test.code, spec.self_test.stdin)
+    assert hello.status == RunStatus.Success, hello
+    assert hello.run_result.stdout.split() == spec.self_test.expected.split()
+    assert (hello.compile_result is not None) == spec.compiled
+    assert run(programs["sum"], "20 22").run_result.stdout.split() == ["42"]
+    crashed = run(programs["crash"])
+    assert crashed.status == RunStatus.Failed and crashed.run_result.status == CommandRunStatus.Finished
+    assert crashed.run_result.return_code != 0
+    broken = run(programs["syntax_error"])
+    assert broken.status == RunStatus.Failed
+    if spec.compiled:  # verl maps this to -4
+        assert broken.run_result is None and broken.compile_result.return_code != 0
+    else:  # no compile step: a failed run, as SandboxFusion reports it (-2)
+        assert broken.run_result.return_code != 0
+    slow = run(programs["busy"], run_timeout=1)
+    assert slow.status == RunStatus.Failed and slow.run_result.status == CommandRunStatus.TimeLimitExceeded
