@@ -44,7 +44,7 @@ from judgebox import Case, Limits, Verdict, languages
 from judgebox.languages.artifacts import ArtifactCache
 from judgebox.languages.build import build, environment
 from judgebox.sandbox.slot import Command
-from run import CORES, CpuMeter, WrongResult, console, fmt, machine_busy
+from run import CORES, CpuMeter, WrongResult, console, entry, fmt, machine_busy, print_noise
 
 CPP = """#include <bits/stdc++.h>
 using namespace std;
@@ -218,23 +218,13 @@ def report(groups: list[list[Variant]], rounds: int, seconds: float, others: flo
             s["target_met"] = per["ratio_cpu"] >= TARGET_RATIO
             console.print(f"Target: C++ compile per case ≥ {TARGET_RATIO:g}× judgebox's CPU: "
                           f"{per['ratio_cpu']:.1f}× → {met[s['target_met']]}")
-    if others is not None:
-        console.print(f"Noise: other processes used {others:.1f} CPU s during the run, "
-                      f"{100 * others / (seconds * CORES):.0f}% of the machine.")
+    print_noise(others, seconds)
     return {"rounds": rounds, "cores": CORES, "seconds": seconds, "others_cpu_s": others, "variants": figures,
             "summary": summary}
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true", help="a ~25 s run: fewer rounds, compile per case sampled")
-    parser.add_argument("--json", metavar="PATH", help="also write the figures as JSON")
-    args = parser.parse_args()
-    meter = CpuMeter()  # before the judge starts, so its slot groups nest inside ours
-    try:
-        return run(args, meter)
-    finally:
-        meter.close()
+    return entry(__doc__, "a ~25 s run: fewer rounds, compile per case sampled", run)
 
 
 def run(args: argparse.Namespace, meter: CpuMeter) -> int:

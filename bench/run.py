@@ -222,23 +222,33 @@ def report(contenders: list[Contender], rounds: int, seconds: float, others: flo
                   f"{targets['zygote_run_wall_ms']:.2f} ms (CaseResult.wall_time)"
                   + (f"; at {cpu:.2f} CPU ms per case an idle machine would give {CORES * 1e3 / cpu:.0f} cases/s."
                      if cpu else "."))
-    if others is not None:
-        console.print(f"Noise: other processes used {others:.1f} CPU s during the run, "
-                      f"{100 * others / (seconds * CORES):.0f}% of the machine.")
+    print_noise(others, seconds)
     return {"rounds": rounds, "cores": CORES, "seconds": seconds, "others_cpu_s": others, "contenders": figures,
             "targets": targets}
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true", help="a ~15 s run: fewer rounds and cases")
+    return entry(__doc__, "a ~15 s run: fewer rounds and cases", run)
+
+
+def entry(doc: str, quick: str, run: Callable[[argparse.Namespace, CpuMeter], int]) -> int:
+    """The command line every benchmark here shares: ``--quick``, ``--json PATH``, and a CPU meter made
+    before any judge starts, so its slot groups (and the sandboxes) nest inside the meter's group."""
+    parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help=quick)
     parser.add_argument("--json", metavar="PATH", help="also write the figures as JSON")
     args = parser.parse_args()
-    meter = CpuMeter()  # before the judge starts, so its slot groups nest inside ours
+    meter = CpuMeter()
     try:
         return run(args, meter)
     finally:
         meter.close()
+
+
+def print_noise(others: float | None, seconds: float) -> None:
+    if others is not None:
+        console.print(f"Noise: other processes used {others:.1f} CPU s during the run, "
+                      f"{100 * others / (seconds * CORES):.0f}% of the machine.")
 
 
 def run(args: argparse.Namespace, meter: CpuMeter) -> int:

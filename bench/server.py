@@ -43,7 +43,7 @@ from judgebox import Case, Limits
 from judgebox.sandbox.slot import PythonProgram
 from judgebox.server import ServerSettings, translate
 from judgebox.server.schemas import RunCodeRequest
-from run import CORES, CpuMeter, WrongResult, console, fmt, machine_busy
+from run import CORES, CpuMeter, WrongResult, console, entry, fmt, machine_busy, print_noise
 
 SLOTS = 2
 HELLO = 'print("Hello, " + input() + "!")\n'
@@ -246,23 +246,13 @@ def report(phases: list[Phase], rounds: int, seconds: float, others: float | Non
     console.print(f"Target: server-process CPU per /run_code request < {TARGET_SERVER_CPU_MS:g} ms: "
                   + ", ".join(f"{f['judge_cpu_ms_per_case']:.3f} ms at {f['concurrency']} in flight" for f in run_code)
                   + f" → {met[targets['server_cpu_met']]}")
-    if others is not None:
-        console.print(f"Noise: other processes used {others:.1f} CPU s during the run, "
-                      f"{100 * others / (seconds * CORES):.0f}% of the machine.")
+    print_noise(others, seconds)
     return {"rounds": rounds, "cores": CORES, "slots": SLOTS, "seconds": seconds, "others_cpu_s": others,
             "phases": figures, "targets": targets}
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true", help="a ~12 s run: fewer rounds and requests")
-    parser.add_argument("--json", metavar="PATH", help="also write the figures as JSON")
-    args = parser.parse_args()
-    meter = CpuMeter()  # before the server and the judge start, so they and their sandboxes are counted in it
-    try:
-        return run(args, meter)
-    finally:
-        meter.close()
+    return entry(__doc__, "a ~12 s run: fewer rounds and requests", run)
 
 
 def run(args: argparse.Namespace, meter: CpuMeter) -> int:
