@@ -313,3 +313,27 @@ def test_js_asynchronous_tests_run_to_their_end_before_the_verdict(judge, langua
     for tests, verdict in expected.items():
         result = judge.judge(code, [Case.asserts(tests)], language=language)
         assert result.verdict is verdict, f"{tests}: {explain(result)}"
+
+
+JAVA_MAIN_IN_SOLUTION = """
+import java.util.*;
+public class Solution {
+    public static void main(String[] args) {
+        Scanner in = new Scanner(System.in);
+        System.out.println(in.nextLong() + in.nextLong());
+    }
+}
+"""
+
+
+def test_java_main_in_another_class_gets_a_launcher(judge):
+    """Models often write ``public class Solution`` with its own main: it runs through a launcher class Main,
+    and the same program still takes assert cases (whose tests bring their own Main)."""
+    available("java")
+    result = judge.judge(JAVA_MAIN_IN_SOLUTION, [Case.stdio("2 40\n", "42\n")], language="java")
+    assert result.verdict is Verdict.AC, explain(result)
+    with_method = JAVA_MAIN_IN_SOLUTION.replace("public static void main", "public int add(int a, int b) "
+                                                "{ return a + b; }\n    public static void main")
+    tests = programs(get("java"))["asserts"]["tests"][0]
+    result = judge.judge(with_method, [Case.asserts(tests)], language="java")
+    assert result.verdict is Verdict.AC, explain(result)

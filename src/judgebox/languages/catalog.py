@@ -38,10 +38,16 @@ def _cpp(name: str, standard: str, aliases: tuple[str, ...] = ()) -> LanguageSpe
         description=f"g++ -std={standard} -O2, static; bits/stdc++.h precompiled")
 
 
-def _java_class_name(code: str) -> str:
-    """The file must be named after the public class; judgebox names the file Main.java, so a public
-    class with another name loses its ``public``."""
-    return re.sub(r"\bpublic\s+(final\s+)?class\s+(?!Main\b)(\w+)", r"\1class \2", code)
+def _java_entry(code: str) -> str:
+    """judgebox compiles Main.java and runs class Main. A public class with another name loses its
+    ``public`` (the file must be named after it); a program whose ``main`` is in another class (a
+    ``public class Solution`` with its own main, say) gets a launcher class Main that calls it."""
+    code = re.sub(r"\bpublic\s+(final\s+)?class\s+(?!Main\b)(\w+)", r"\1class \2", code)
+    entry = re.search(r"\bstatic\s+void\s+main\s*\(", code)
+    if entry is None or re.search(r"\b(class|interface|enum|record)\s+Main\b", code):
+        return code
+    owners = re.findall(r"\bclass\s+(\w+)", code[:entry.start()])
+    return code + harness.java_launcher(owners[-1]) if owners else code
 
 
 def _php_open_tag(code: str) -> str:
@@ -66,7 +72,7 @@ LANGUAGES: tuple[LanguageSpec, ...] = (
                  SelfTest(ECHO_JAVA),
                  compile=("/bin/sh", "-c", "cd {workdir} && /usr/bin/javac -encoding UTF-8 -J-XX:+UseSerialGC"
                           " -J-XX:TieredStopAtLevel=1 -d classes Main.java && /usr/bin/jar cf main.jar -C classes ."),
-                 artifact="main.jar", requires=("/usr/bin/javac", "/usr/bin/jar"), prepare=_java_class_name,
+                 artifact="main.jar", requires=("/usr/bin/javac", "/usr/bin/jar"), prepare=_java_entry,
                  asserts=harness.java, memory_floor_mb=256, aliases=("java17",),
                  description="OpenJDK, javac once, a jar per submission"),
     LanguageSpec("javascript", "main.js", ("/usr/bin/node", "--preserve-symlinks-main", "{program}"),

@@ -28,8 +28,18 @@ def c_family(program: str, tests: str) -> str:
             " return 0; }\n")
 
 
+JAVA_LAUNCHER_MARK = "\n// judgebox: launcher\n"
+
+
+def java_launcher(entry_class: str) -> str:
+    """A class Main for a program whose ``main`` lives in another class (appended, after a marker)."""
+    return (f"{JAVA_LAUNCHER_MARK}class Main {{ public static void main(String[] args) throws Exception {{"
+            f" {entry_class}.main(args); }} }}\n")
+
+
 def java(program: str, tests: str) -> str:
     renamed = re.sub(r"\bpublic\s+class\s+Main\b", "class JudgeboxTests", tests, count=1)
+    program = program.split(JAVA_LAUNCHER_MARK)[0]  # the tests bring their own entry point: no launcher
     return (f"{program}\n{renamed}\n"
             "public class Main { public static void main(String[] args) throws Exception {"
             " JudgeboxTests.main(args);"
