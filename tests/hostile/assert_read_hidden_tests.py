@@ -2,8 +2,6 @@
 # expect: WA RE
 # kind: assert
 # assert: assert f(3) == 987654321
-# known-gap: asserts run in the program's own process, so the program can read the test code (caller frame co_consts, or
-#   pyrun.run's test_code local) and answer from it
 import sys
 
 

@@ -3,14 +3,14 @@
 Three harnesses, by the case's kind:
 
 - ``stdio``: run the program as ``python solution.py`` would, and exit with its status;
-- ``assert``: run the program, then the test code; a pass needs positive evidence, the per-case token
-  copied into the result fd *after* the last test statement, so leaving early (``sys.exit(0)``,
-  ``os._exit(0)``, ``raise SystemExit``, an atexit hook) can never pass;
-- ``call``: run the program, call the function, and send its return value to the judge through the
-  result fd (not stdout, so debug prints do not matter); the judge compares values.
+- ``assert``: the program runs in a process of its own (``split.py``) and the test code here, calling it
+  through proxies; a pass is the per-case token copied into the result fd after the last test statement,
+  and the program's process has neither the token, nor the result fd, nor the tests;
+- ``call``: the same split; the function's return value comes back as data and goes to the judge
+  through the result fd (not stdout, so debug prints do not matter); the judge compares values.
 
-The token never becomes a Python object in this process: it stays in a memfd that the harness copies
-with ``sendfile``, so it cannot be found by walking frames or the heap.
+The token never becomes a Python object even here: it stays in a memfd that the harness copies with
+``sendfile``.
 """
 
 from __future__ import annotations
@@ -20,26 +20,19 @@ import io
 import json
 import linecache
 import os
+import socket
 import sys
 import traceback
+from collections.abc import Callable
 from os import _exit, ftruncate, lseek, pwrite, sendfile  # bound before user code can patch os
 
+from . import kernel, split
 from .confine import RESULT_FD, TOKEN_FD
 
 _BUILTINS = builtins
 TOKEN_BYTES = 32
 SOLUTION_FILE = "solution.py"
 TEST_FILE = "tests.py"
-# Modules whose state the assert code may rely on; restored from the zygote's snapshot before it runs.
-GUARDED_MODULES = ("builtins", "math", "cmath", "operator", "re", "string", "json", "json.encoder",
-                   "json.decoder", "json.scanner", "functools", "itertools", "collections", "random", "os")
-
-
-def snapshot_modules() -> dict[str, tuple[object, dict]]:
-    return {name: (sys.modules[name], dict(sys.modules[name].__dict__))
-            for name in GUARDED_MODULES if name in sys.modules}
-
-
 def prepare() -> None:
     """Once, in the zygote: work every run would otherwise repeat (each page a run touches costs it a
     copy-on-write fault, so what can be done before the fork is done there)."""
@@ -49,21 +42,20 @@ def prepare() -> None:
         del sys.modules[name]  # judgebox's own modules are not the program's to import
 
 
-def run(sources: dict[str, bytes], harness: dict, snapshot: dict[str, tuple[object, dict]]) -> None:
+def run(sources: dict[str, bytes], harness: dict) -> None:
     stdin, stdout, stderr = _STREAMS
     sys.stdin = sys.__stdin__ = stdin
     sys.stdout = sys.__stdout__ = stdout
     sys.stderr = sys.__stderr__ = stderr
     sys.argv = [SOLUTION_FILE]
     try:
-        _judge(sources, harness, snapshot, stdout, stderr)
+        _judge(sources, harness, stdout, stderr)
     except BaseException as exc:
         _print_exception(exc)
     _leave(1, stdout, stderr)
 
 
-def _judge(sources: dict[str, bytes], harness: dict, snapshot: dict[str, tuple[object, dict]],
-           stdout: io.TextIOWrapper, stderr: io.TextIOWrapper) -> None:
+def _judge(sources: dict[str, bytes], harness: dict, stdout: io.TextIOWrapper, stderr: io.TextIOWrapper) -> None:
     kind = harness["kind"]
     code = _compile(sources["code"], SOLUTION_FILE, b"compile-error")
     test = _compile(sources["test"], TEST_FILE, b"test-compile-error") if kind == "assert" else None
@@ -71,22 +63,49 @@ def _judge(sources: dict[str, bytes], harness: dict, snapshot: dict[str, tuple[o
     main.__dict__.update(__builtins__=_BUILTINS, __file__=SOLUTION_FILE)
     sys.modules["__main__"] = main
 
+    # Assert and call cases: the program runs in a process of its own (split.py), this one tests it.
+    if kind == "assert":
+        _run_split(code, main.__dict__, stdout, stderr, lambda names: _assert(test, names))
+    if kind == "call":
+        _run_split(code, main.__dict__, stdout, stderr,
+                   lambda names: _call(names, harness["fn_name"], sources["args"]))
     status = _execute(code, main.__dict__)
     if kind == "stdio":
         _finish_like_python(status, stdout, stderr)
     if status is not None:  # the program exited or failed before the harness could test it
         _leave(status, stdout, stderr)
-    if kind == "assert":
-        _restore(snapshot)
-        main.__dict__["__builtins__"] = _BUILTINS
-        status = _execute(test, main.__dict__, assertion_note=True)
-        if status is not None:
-            _leave(status, stdout, stderr)
-        _pass(b"asserts", stdout, stderr)
-    if kind == "call":
-        value = _call(main.__dict__, harness["fn_name"], sources["args"])
-        _restore(snapshot)
-        _pass(json.dumps({"value": value}, default=_encode_other, allow_nan=True).encode(), stdout, stderr)
+
+
+def _run_split(code: object, namespace: dict, stdout: io.TextIOWrapper, stderr: io.TextIOWrapper,
+               test: Callable[[dict], tuple[int | None, bytes]]) -> None:
+    """Fork the program's process, run ``test`` on its names here, pass on ``test``'s payload."""
+    tests_end, program_end = socket.socketpair()
+    pid = split.fork_program((tests_end, program_end), (RESULT_FD, TOKEN_FD))
+    if pid == 0:  # the program's process: no token, no result channel, no tests
+        status = _execute(code, namespace)
+        if status is None:
+            split.program_side(program_end, namespace)
+        _leave(status or 0, stdout, stderr)
+    kernel.prctl(kernel.PR_SET_DUMPABLE, 0)  # the program's process must not read this one
+    try:
+        _, names = split.tests_namespace(tests_end)
+    except (EOFError, OSError):  # the program ended (or exited) before the tests could start
+        _leave(_wait_status(pid), stdout, stderr)
+    status, payload = test(names)
+    tests_end.close()
+    _wait_status(pid)  # its output is complete once it has gone
+    if status is not None:
+        _leave(status, stdout, stderr)
+    _pass(payload, stdout, stderr)
+
+
+def _assert(test: object, names: dict) -> tuple[int | None, bytes]:
+    return _execute(test, names, assertion_note=True), b"asserts"
+
+
+def _wait_status(pid: int) -> int:
+    _, status = os.waitpid(pid, 0)
+    return os.waitstatus_to_exitcode(status) & 0xFF
 
 
 def _compile(source: bytes, filename: str, failure_note: bytes) -> object:
@@ -115,29 +134,23 @@ def _execute(code: object, namespace: dict, assertion_note: bool = False) -> int
     return None
 
 
-def _call(namespace: dict, fn_name: str, args_json: bytes) -> object:
-    solution = namespace.get("Solution")
-    target = None
-    if isinstance(solution, type) and hasattr(solution, fn_name):
-        try:
-            target = getattr(solution(), fn_name)
-        except BaseException as exc:
-            _print_exception(exc)
-            _leave(1, None, None)
-    elif callable(namespace.get(fn_name)):
-        target = namespace[fn_name]
-    if target is None:
-        sys.stderr.write(f"judgebox: the program defines no function or Solution method {fn_name!r}\n")
-        _note(b"missing-function")
-        _leave(1, None, None)
+def _call(names: dict, fn_name: str, args_json: bytes) -> tuple[int | None, bytes]:
+    """Call the program's function (a method of ``Solution`` first) and return its value as data."""
+    solution = names.get("Solution")
     try:
+        if solution is not None and hasattr(solution, fn_name):
+            target = getattr(solution(), fn_name)
+        elif callable(names.get(fn_name)):
+            target = names[fn_name]
+        else:
+            sys.stderr.write(f"judgebox: the program defines no function or Solution method {fn_name!r}\n")
+            _note(b"missing-function")
+            return 1, b""
         value = target(*json.loads(args_json))
-    except SystemExit as exc:
-        _leave(_exit_status(exc), None, None)
-    except BaseException as exc:
+        return None, json.dumps({"value": value}, default=_encode_other, allow_nan=True).encode()
+    except Exception as exc:  # raised in the program's process, or that process has gone
         _print_exception(exc)
-        _leave(1, None, None)
-    return value
+        return 1, b""
 
 
 def _encode_other(value: object) -> object:
@@ -214,13 +227,6 @@ def _print_exception(exc: BaseException) -> None:
         traceback.print_exception(type(exc), exc, frames, file=sys.__stderr__)
     except BaseException:
         pass
-
-
-def _restore(snapshot: dict[str, tuple[object, dict]]) -> None:
-    for name, (module, namespace) in snapshot.items():
-        sys.modules[name] = module  # type: ignore[assignment]
-        module.__dict__.clear()
-        module.__dict__.update(namespace)
 
 
 def _stdio_streams() -> tuple[io.TextIOWrapper, io.TextIOWrapper, io.TextIOWrapper]:

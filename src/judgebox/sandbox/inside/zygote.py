@@ -119,7 +119,6 @@ class Zygote:
         kernel.prctl(kernel.PR_SET_CHILD_SUBREAPER, 1)
         for name in PREIMPORTS:
             __import__(name)
-        self.snapshot = pyrun.snapshot_modules()
         pyrun.prepare()
         os.environ.clear()  # the environment every run sees, set once here rather than in each run
         os.environ.update(config["env"])
@@ -244,7 +243,7 @@ class Zygote:
             if "files" in sources:
                 files.place(self.config["workdir"], sources["files"])
             if "python" in request:
-                pyrun.run(sources, request["python"], self.snapshot)
+                pyrun.run(sources, request["python"])
             confine.reset_signals_for_exec()
             os.execve(request["argv"][0], request["argv"], request["env"])
         except BaseException as exc:  # report to the judge, never fall back into the loop
