@@ -14,6 +14,7 @@ from .verdicts import Verdict, headline
 
 MiB = 1024 * 1024
 MAX_CODE_BYTES = 4 * MiB  # larger "programs" are data dumps or attacks on the judge, not solutions
+MAX_VALUE_DEPTH = 100  # call arguments and expected values nested deeper are not test data
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +99,9 @@ class Case:
             raise InvalidCases(f"fn_name must be a Python identifier, got {fn_name!r}")
         if not isinstance(args, (list, tuple)):
             raise InvalidCases(f"call arguments must be a list, got {type(args).__name__}")
+        for what, value in (("arguments", args), ("expected value", expected_value)):
+            if _depth(value) > MAX_VALUE_DEPTH:
+                raise InvalidCases(f"the {what} are nested deeper than {MAX_VALUE_DEPTH} levels")
         return cls("call", fn_name=fn_name, args=tuple(args), expected_value=expected_value, limits=limits)
 
     @classmethod
@@ -105,6 +109,19 @@ class Case:
         if not isinstance(assert_code, str) or not assert_code.strip():
             raise InvalidCases("assert code must be a non-empty string")
         return cls("assert", assert_code=assert_code, limits=limits)
+
+
+def _depth(value: Any) -> int:
+    """How deeply lists, tuples, sets and dicts nest in ``value`` (without recursion)."""
+    deepest, pending = 0, [(value, 0)]
+    while pending:
+        item, depth = pending.pop()
+        deepest = max(deepest, depth)
+        if isinstance(item, dict):
+            pending.extend((v, depth + 1) for pair in item.items() for v in pair)
+        elif isinstance(item, (list, tuple, set, frozenset)):
+            pending.extend((v, depth + 1) for v in item)
+    return deepest
 
 
 @dataclass(frozen=True, slots=True)

@@ -88,12 +88,14 @@ def _run_split(code: object, namespace: dict, stdout: io.TextIOWrapper, stderr: 
         _leave(status or 0, stdout, stderr)
     kernel.prctl(kernel.PR_SET_DUMPABLE, 0)  # the program's process must not read this one
     try:
-        _, names = split.tests_namespace(tests_end)
+        channel, names = split.tests_namespace(tests_end)
     except (EOFError, OSError):  # the program ended (or exited) before the tests could start
         _leave(_wait_status(pid), stdout, stderr)
     status, payload = test(names)
     tests_end.close()
-    _wait_status(pid)  # its output is complete once it has gone
+    program_status = _wait_status(pid)  # its output is complete once it has gone
+    if channel.gone:  # the program left while being tested: its exit status is the run's
+        _leave(program_status, stdout, stderr)
     if status is not None:
         _leave(status, stdout, stderr)
     _pass(payload, stdout, stderr)

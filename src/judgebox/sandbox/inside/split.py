@@ -32,6 +32,7 @@ class Channel:
         self.sock = sock
         self.namespace = namespace or {}  # the program's names (program side only)
         self.kept: list[Any] = []  # our objects the other side holds handles to
+        self.gone = False  # the other side has ended
 
     # -- values ---------------------------------------------------------------------------------------
 
@@ -85,7 +86,11 @@ class Channel:
 
     def send(self, message: dict) -> None:
         data = json.dumps(message, allow_nan=False).encode()
-        self.sock.sendall(struct.pack("!I", len(data)) + data)
+        try:
+            self.sock.sendall(struct.pack("!I", len(data)) + data)
+        except OSError:
+            self.gone = True
+            raise
 
     def receive(self) -> dict:
         header = self._exactly(4)
@@ -94,9 +99,14 @@ class Channel:
     def _exactly(self, size: int) -> bytes:
         chunks, left = [], size
         while left:
-            chunk = self.sock.recv(min(left, 1 << 20))
+            try:
+                chunk = self.sock.recv(min(left, 1 << 20))
+            except OSError:
+                self.gone = True
+                raise
             if not chunk:
-                raise EOFError("the other side of the test harness has gone")
+                self.gone = True
+                raise EOFError("the program's process has ended")
             chunks.append(chunk)
             left -= len(chunk)
         return b"".join(chunks)
