@@ -171,7 +171,7 @@ def create_app(settings: ServerSettings | None = None, judge: Judge | None = Non
         judge = the_judge()
         started = time.monotonic()
         if body.cases is not None:
-            cases: object = translate.cases_from(body.cases, body.limits)
+            cases: object = translate.cases_from(body.cases)
         elif body.test_cases is not None:
             cases = body.test_cases
         else:

@@ -99,7 +99,7 @@ def limits_from(model: LimitsModel) -> Limits:
     return Limits(**model.model_dump())
 
 
-def cases_from(models: list[CaseModel], default: LimitsModel) -> list[Case]:
+def cases_from(models: list[CaseModel]) -> list[Case]:
     cases = []
     for m in models:
         limits = limits_from(m.limits) if m.limits else None

@@ -37,10 +37,8 @@ class Channel:
     # -- values ---------------------------------------------------------------------------------------
 
     def encode(self, value: Any) -> Any:
-        if value is None or type(value) is bool:
+        if value is None or type(value) is bool:  # bool cannot be subclassed
             return value
-        if isinstance(value, bool):
-            return bool.__bool__(value)
         if isinstance(value, int):
             return int.__int__(value)
         if isinstance(value, float):
