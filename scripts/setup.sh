@@ -34,4 +34,11 @@ if [ ! -x .venv/bin/python ]; then
 fi
 .venv/bin/python -m pip install -q --upgrade pip >/dev/null
 .venv/bin/python -m pip install -q -e ".[test]"
+
+# verl 0.9.1's wheel, for the tests and the benchmark that run verl's own scorers beside judgebox's
+# (they load its sandbox_fusion and prime_code files by path; verl itself is not installed).
+VERL_WHEEL_DIR=.cache/verl
+if ! ls "$VERL_WHEEL_DIR"/verl-0.9.1-*.whl >/dev/null 2>&1; then
+  .venv/bin/python -m pip download -q --no-deps --dest "$VERL_WHEEL_DIR" verl==0.9.1
+fi
 echo "judgebox setup: ready (.venv)"

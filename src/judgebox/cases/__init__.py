@@ -6,8 +6,9 @@ Accepted: a sequence of ``Case``; or verl's sandbox_fusion form (a dict, or its 
     {"inputs": [...], "outputs": [...], "fn_name": "f"}                           # call-based
     {"inputs": ["", ...], "outputs": [None, ...], "assert_case": [code, ...]}      # assert-based
 
-In the call-based form each input holds one JSON value per argument, one per line, and each output
-is the expected return value as JSON (or Python literal) text.
+In the call-based form each input holds one JSON value per argument, one per line (or is the list of
+arguments itself), and each output is the expected return value as JSON (or Python literal) text, or
+the value itself. A stdin input of None is an empty input; numbers stand for their digits.
 """
 
 from __future__ import annotations
@@ -48,15 +49,28 @@ def _from_verl(data: Mapping[str, Any], limits: Limits | None) -> tuple[Case, ..
             raise InvalidCases("assert_case must be a list of strings")
         return tuple(Case.asserts(code, limits) for code in asserts if code.strip())
     inputs, outputs = data.get("inputs"), data.get("outputs")
-    if not _is_list_of(inputs, str) or not _is_list_of(outputs, str):
-        raise InvalidCases("inputs and outputs must be lists of strings")
+    if not isinstance(inputs, list) or not isinstance(outputs, list):
+        raise InvalidCases("inputs and outputs must be lists")
     if len(inputs) != len(outputs):
         raise InvalidCases(f"{len(inputs)} inputs but {len(outputs)} outputs")
     fn_name = data.get("fn_name")
     if fn_name is None:
-        return tuple(Case.stdio(i, o, limits) for i, o in zip(inputs, outputs))
-    return tuple(Case.call(fn_name, _arguments(i, n), _literal(o), limits)
+        return tuple(Case.stdio(_text(i, "input", n), _text(o, "output", n), limits)
+                     for n, (i, o) in enumerate(zip(inputs, outputs)))
+    return tuple(Case.call(fn_name, i if isinstance(i, list) else _arguments(_text(i, "input", n), n),
+                           _literal(o) if isinstance(o, str) else o, limits)
                  for n, (i, o) in enumerate(zip(inputs, outputs)))
+
+
+def _text(value: Any, what: str, index: int) -> str:
+    """Stdin and expected output as text: None is no input, a number is its digits."""
+    if isinstance(value, str):
+        return value
+    if value is None and what == "input":
+        return ""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return str(value)
+    raise InvalidCases(f"{what} {index} must be text, got {type(value).__name__}")
 
 
 def _arguments(text: str, index: int) -> list[Any]:

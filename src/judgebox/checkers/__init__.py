@@ -5,6 +5,7 @@ Adding a checker is one function and one entry in ``CHECKERS``.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -22,6 +23,7 @@ class CheckResult:
 
 
 Checker = Callable[[str, str], CheckResult]
+FLOAT_TOLERANCE = 1e-6  # the usual "absolute or relative error at most 1e-6" of contest statements
 _AC = CheckResult(Verdict.AC)
 
 
@@ -34,6 +36,29 @@ def tokens(output: str, expected: str) -> CheckResult:
         if g != w:
             return CheckResult(Verdict.WA, f"token {i + 1}: expected {_short(w)}, got {_short(g)}")
     return CheckResult(Verdict.WA, f"expected {len(want)} tokens, got {len(got)}")
+
+
+def numbers(output: str, expected: str) -> CheckResult:
+    """Like ``tokens``, but where the expected token is a fraction (``0.333333``, ``1e-9``) the output's
+    number may differ by 1e-6 relative or absolute. Integers still compare exactly: a relative tolerance
+    would accept ``1000000001`` for ``1000000000``."""
+    got, want = output.split(), expected.split()
+    if len(got) != len(want):
+        return CheckResult(Verdict.WA, f"expected {len(want)} tokens, got {len(got)}")
+    for i, (g, w) in enumerate(zip(got, want)):
+        if g != w and not _close(g, w):
+            return CheckResult(Verdict.WA, f"token {i + 1}: expected {_short(w)}, got {_short(g)}")
+    return _AC
+
+
+def _close(got: str, want: str) -> bool:
+    if not any(mark in want for mark in ".eE"):
+        return False
+    try:
+        g, w = float(got), float(want)
+    except ValueError:
+        return False
+    return math.isfinite(w) and math.isclose(g, w, rel_tol=FLOAT_TOLERANCE, abs_tol=FLOAT_TOLERANCE)
 
 
 def lines(output: str, expected: str) -> CheckResult:
@@ -67,7 +92,7 @@ def _short(token: str, limit: int = 40) -> str:
     return repr(token if len(token) <= limit else token[:limit] + "...")
 
 
-CHECKERS: dict[str, Checker] = {"tokens": tokens, "lines": lines, "exact": exact}
+CHECKERS: dict[str, Checker] = {"tokens": tokens, "numbers": numbers, "lines": lines, "exact": exact}
 
 
 def get(name: str) -> Checker:

@@ -148,13 +148,11 @@ def create_app(settings: ServerSettings | None = None, judge: Judge | None = Non
         spec = translate.run_code_language(body.language)
         if isinstance(spec, str):
             return _json(RunCodeResponse(status="SandboxError", executor_pod_name=pod, message=spec))
-        limits = translate.run_code_limits(body, settings.default_memory_mb, settings.output_bytes)
-        stdin = (body.stdin or "").encode("utf-8", "surrogateescape")
+        arguments = translate.run_once_arguments(spec, body, settings.default_memory_mb, settings.output_bytes)
         started = time.monotonic()
         programs = the_judge().programs
         async with admission().admit(translate.queue_budget(body)) as waited:
             metrics.queue_time.observe(waited)
-            arguments = (spec, body.code, stdin, limits, body.files, tuple(body.fetch_files), body.compile_timeout)
             if spec.compiled:  # the compiler may run: off the event loop
                 built, future = await asyncio.get_running_loop().run_in_executor(None, programs.run_once, *arguments)
             else:

@@ -43,6 +43,14 @@ def run_code_limits(request: RunCodeRequest, default_memory_mb: int, output_byte
                   memory_mb=max(memory, 16), output_bytes=output_bytes)
 
 
+def run_once_arguments(spec: LanguageSpec, request: RunCodeRequest, default_memory_mb: int,
+                       output_bytes: int) -> tuple:
+    """The arguments of :meth:`judgebox.programs.Programs.run_once` that run a /run_code request."""
+    stdin = (request.stdin or "").encode("utf-8", "surrogateescape")
+    limits = run_code_limits(request, default_memory_mb, output_bytes)
+    return (spec, request.code, stdin, limits, request.files, tuple(request.fetch_files), request.compile_timeout)
+
+
 def queue_budget(request: RunCodeRequest) -> float:
     """How long a /run_code request may wait for a slot and still be answered inside the time its
     caller waits (verl: ``compile_timeout + run_timeout + 10`` s): past that, a 504 that verl retries

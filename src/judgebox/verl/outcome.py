@@ -1,0 +1,20 @@
+"""One case's verdict as every transport of judgebox.verl reports it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class CaseVerdict:
+    """One case as any transport reports it."""
+
+    verdict: str
+    stdout: str | None = None
+    stderr: str | None = None
+    exit_code: int | None = None
+    duration: float | None = None
+    message: str = ""
+    api_response: dict[str, Any] | None = None
+    api_error: str | None = None  # the transport failed: no verdict from the sandbox

@@ -1,0 +1,168 @@
+"""``profile="judgebox"`` (the default): the reward a correct judge gives.
+
+- The program is the final answer's fenced block of the test cases' language, after any ``<think>``
+  section (``Python3``, ``py`` and ``python3`` tags; an unclosed fence at the end of a cut-off generation).
+- Stdin cases compare tokens, numbers with fractions within 1e-6 (the ``numbers`` checker).
+- Call-based cases call ``Solution().method`` before a global function; the value comes back as data
+  through the judge's own channel, not stdout, so debug prints do no harm; it compares as a value (a
+  tuple equals a list, floats within 1e-6); a function that raises fails (RE).
+- Assert cases run in the tamper-proof two-process harness: exiting early, patching builtins, walking
+  frames or redefining ``__eq__`` does not pass.
+- ``continuous=True`` runs only the cases it scores (the first 10).
+- A failure of the sandbox or of the transport is ``sandbox_error``/``api_error`` in the metadata and sets
+  ``infra_error``, so a trainer can mask the sample instead of learning from a 0 the policy did not earn.
+
+Metadata per case carries verl's 15 keys plus ``verdict`` (judgebox's AC/WA/RE/TLE/MLE/OLE/CE/SE).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .. import languages
+from ..cases import load_cases
+from ..client import ClientError
+from ..errors import InvalidCases, InvalidCode, JudgeboxError
+from ..judging import Judge
+from ..types import Limits, Submission
+from ..verdicts import Verdict, headline
+from .extract import answer_code
+from .outcome import CaseVerdict
+from .parity import CONTINUOUS_CASES, DEFAULT_TIMEOUT, METADATA_KEYS
+from .remote import judge_on_run_code_server
+from .transport import transport_for
+
+# judgebox verdict -> verl's result code and status string
+RESULTS: dict[str, tuple[Any, str]] = {
+    "AC": (True, "success"), "WA": (False, "wrong_answer"), "PE": (False, "wrong_answer"),
+    "RE": (-2, "runtime_error"), "MLE": (-2, "memory_limit_exceeded"), "OLE": (-2, "output_limit_exceeded"),
+    "TLE": (-3, "timeout"), "CE": (-4, "compile_error"), "SE": (-1, "sandbox_error"),
+}
+INFRA_STATUSES = frozenset({"sandbox_error", "api_error"})
+CHECKER = "numbers"
+
+
+@dataclass(frozen=True)
+class Scored:
+    score: float
+    metadata: list[dict[str, Any]]
+    passed: int = 0
+    total: int = 0
+    verdict: str = ""
+    infra_error: bool = False
+    error: str = ""
+
+    @classmethod
+    def refused(cls, error: str) -> Scored:
+        """Nothing ran: no code block, or test data judgebox cannot use."""
+        return cls(0.0, [{"error": error}], verdict="invalid", error=error)
+
+
+def score(sandbox_fusion_url: str | None, concurrent_semaphore: Any, memory_limit_mb: Any, completion: str,
+          test_cases: Any, continuous: bool = False, timeout: float = DEFAULT_TIMEOUT) -> Scored:
+    """Score a model's completion: its answer's code judged on the test cases."""
+    try:
+        data = _test_data(test_cases)
+        language = _language(data.get("language", "python"))
+        if not isinstance(completion, str):
+            raise InvalidCode(f"the completion must be text, got {type(completion).__name__}")
+    except JudgeboxError as exc:
+        return Scored.refused(str(exc))
+    code = answer_code(completion, language)
+    if code is None:
+        return Scored.refused("Invalid completion (missing code block)")
+    return judge_code(sandbox_fusion_url, concurrent_semaphore, memory_limit_mb, code, data, language,
+                      continuous, timeout)
+
+
+def judge_code(sandbox_fusion_url: str | None, concurrent_semaphore: Any, memory_limit_mb: Any, code: str,
+               test_cases: Any, language: str = "python", continuous: bool = False,
+               timeout: float = DEFAULT_TIMEOUT) -> Scored:
+    """Judge a program (already extracted) on the test cases (a test-case ``language`` wins)."""
+    try:
+        data = _test_data(test_cases)
+        spec = languages.get(_language(data.get("language", language)))
+        cases = load_cases({k: v for k, v in data.items() if k != "language"})
+        limits = Limits(cpu_time=float(timeout), memory_mb=int(memory_limit_mb or 1024))
+        submission = Judge.submission(code, cases[:CONTINUOUS_CASES] if continuous else cases, spec.name, limits,
+                                      CHECKER)
+    except (JudgeboxError, TypeError, ValueError) as exc:
+        return Scored.refused(str(exc))
+    verdicts = _judge(sandbox_fusion_url, submission, concurrent_semaphore)
+    metadata = [_metadata(i, case, v) for i, (case, v) in enumerate(zip(submission.cases, verdicts))]
+    passed = sum(1 for v in verdicts if v.verdict == "AC")
+    infra = [m for m in metadata if m["status"] in INFRA_STATUSES]
+    return Scored(passed / len(verdicts), metadata, passed, len(verdicts), _headline(verdicts), bool(infra),
+                  str(infra[0]["api_request_error"] or infra[0]["message"] or "") if infra else "")
+
+
+def _language(name: Any) -> str:
+    """A language judgebox knows (any name or alias), else InvalidInput naming those it knows."""
+    if languages.lookup(name) is None:
+        languages.get(name)  # raises, with the list
+    return name
+
+
+def _test_data(test_cases: Any) -> Mapping[str, Any]:
+    if isinstance(test_cases, (str, bytes)):
+        try:
+            test_cases = json.loads(test_cases)
+        except ValueError:
+            raise InvalidCases("Invalid test_cases JSON format") from None
+    if not isinstance(test_cases, Mapping):
+        raise InvalidCases("Invalid test_cases structure (missing inputs/outputs)")
+    return test_cases
+
+
+def _judge(url: str | None, submission: Submission, semaphore: Any) -> list[CaseVerdict]:
+    """Every case's verdict; a transport or judge failure is an api_error on every case."""
+    try:
+        transport = transport_for(url)
+        if transport.kind == "run_code":
+            return judge_on_run_code_server(transport, submission, semaphore)
+        judged = transport.judge(submission, semaphore)
+    except (ClientError, JudgeboxError, OSError) as exc:
+        failure = f"API Call Failed: {type(exc).__name__}: {exc}"
+        return [CaseVerdict("SE", api_error=failure) for _ in submission.cases]
+    verdicts = [CaseVerdict(str(c.verdict), c.stdout, c.stderr, c.exit_code, c.wall_time, c.message)
+                for c in judged.cases]
+    missing = len(submission.cases) - len(verdicts)  # a judge never drops cases; if one did, it failed
+    return verdicts + [CaseVerdict("SE", message="the judge returned no result for this case")] * missing
+
+
+def _metadata(index: int, case: Any, judged: CaseVerdict) -> dict[str, Any]:
+    result, status = RESULTS.get(judged.verdict, (-1, "sandbox_error"))
+    if judged.api_error is not None:
+        status = "api_error"
+    meta = dict.fromkeys(METADATA_KEYS)
+    meta.update(case_index=index, input=_shown_input(case), expected_output=_shown_expected(case),
+                api_request_error=judged.api_error, api_response=judged.api_response, status=status,
+                stdout=judged.stdout, stderr=judged.stderr, exit_code=judged.exit_code, duration=judged.duration,
+                run_status=None if judged.api_error else "TimeLimitExceeded" if judged.verdict == "TLE" else "Finished")
+    meta["result"] = result
+    meta["verdict"] = judged.verdict
+    meta["message"] = judged.message
+    return meta
+
+
+def _shown_input(case: Any) -> str | None:
+    if case.kind == "stdio":
+        return case.stdin.decode("utf-8", "replace")
+    if case.kind == "call":
+        return "\n".join(json.dumps(a) for a in case.args)
+    return case.assert_code
+
+
+def _shown_expected(case: Any) -> str | None:
+    if case.kind == "stdio":
+        return case.expected_output
+    if case.kind == "call":
+        return json.dumps(case.expected_value, default=repr)
+    return None
+
+
+def _headline(verdicts: list[CaseVerdict]) -> str:
+    return str(headline([Verdict(v.verdict) for v in verdicts]))

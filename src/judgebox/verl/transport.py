@@ -1,0 +1,207 @@
+"""Where judgebox.verl's programs run, chosen by the ``sandbox_fusion_url`` verl passes:
+
+    None or "local"                 Embedded: the process-wide judge of this process (one worker pool,
+                                    however many reward threads call in)
+    judgebox://host:port[/prefix]   JudgeboxServer: a ``judgebox serve``; judgebox+https:// for TLS
+    http(s)://host:port/run_code    RunCodeServer: any SandboxFusion-compatible server, the URL used as
+                                    given; a judgebox server behind it is recognised by its /health
+
+Every transport answers ``run_code(bodies, semaphore)`` with one ``(response, error)`` pair per
+SandboxFusion request body, as verl's ``call_sandbox_api`` does; judgebox transports also ``judge`` whole
+submissions. Transports are kept per process and URL: a forked or pickled-then-rebuilt caller opens its own.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+from pydantic import ValidationError
+
+from ..client import Client, ClientError, DeadlineExceeded, ServerUnavailable
+from ..judging import default_judge
+from ..server import translate
+from ..server.schemas import RunCodeRequest, RunCodeResponse
+from ..types import JudgeResult, Submission
+
+Reply = tuple[dict[str, Any] | None, str | None]  # a SandboxFusion answer, or why there is none
+DEFAULT_MEMORY_MB = 1024  # memory_limit_MB -1, as judgebox serve answers it
+OUTPUT_BYTES = 64 * 1024 * 1024
+REQUEST_THREADS = 64  # per process, for per-case HTTP requests of all samples together
+
+
+@contextmanager
+def held(semaphore: Any) -> Iterator[None]:
+    """Hold verl's ``concurrent_semaphore``: None, a threading.Semaphore or a multiprocessing.Manager proxy."""
+    if semaphore is None:
+        yield
+        return
+    semaphore.acquire()
+    try:
+        yield
+    finally:
+        semaphore.release()
+
+
+class Embedded:
+    """Programs run in this process's own sandbox slots."""
+
+    kind = "embedded"
+
+    def run_code(self, bodies: list[dict[str, Any]], semaphore: Any = None) -> list[Reply]:
+        """All of a sample's requests are started at once (the pool queues them) under one hold of the
+        semaphore; the pool, not the semaphore, bounds the work."""
+        with held(semaphore):
+            pending = [self._start(body) for body in bodies]
+            return [finish() for finish in pending]
+
+    def judge(self, submission: Submission, semaphore: Any = None) -> JudgeResult:
+        with held(semaphore):
+            return default_judge().judge_submission(submission)
+
+    @staticmethod
+    def _start(body: dict[str, Any]) -> Callable[[], Reply]:
+        """Queue one request; the returned function waits for its answer."""
+        try:
+            request = RunCodeRequest.model_validate(body)
+        except ValidationError as exc:
+            invalid = f"API Call Failed: API Request Error: invalid request: {exc}"
+            return lambda: (None, invalid)
+        spec = translate.run_code_language(request.language)
+        if isinstance(spec, str):
+            refused = RunCodeResponse(status="SandboxError", message=spec).model_dump(mode="json")
+            return lambda: (refused, None)
+        try:
+            arguments = translate.run_once_arguments(spec, request, DEFAULT_MEMORY_MB, OUTPUT_BYTES)
+            built, future = default_judge().programs.run_once(*arguments)
+        except Exception as exc:  # the judge itself failed (no isolation here, a broken slot): not the program
+            failure = _judge_failed(exc)
+            return lambda: (None, failure)
+
+        def finish() -> Reply:
+            try:
+                outcome = future.result() if future is not None else None
+            except Exception as exc:
+                return None, _judge_failed(exc)
+            return translate.run_code_response(built, outcome, 0.0, None).model_dump(mode="json"), None
+        return finish
+
+
+def _judge_failed(exc: Exception) -> str:
+    return f"API Call Failed: Unexpected Error: {type(exc).__name__}: {exc}"
+
+
+class RunCodeServer:
+    """A SandboxFusion-compatible server: one ``POST`` per request body to the URL as given, over pooled
+    keep-alive connections, retried with backoff and jitter on 429/502/503/504 and connection errors."""
+
+    kind = "run_code"
+
+    def __init__(self, url: str) -> None:
+        parts = urlsplit(url)
+        base, _, self.path = parts.path.rpartition("/")
+        self.path = "/" + self.path
+        self.client = Client(urlunsplit((parts.scheme, parts.netloc, base, "", "")), token="", timeout=60,
+                             max_attempts=4)
+        self.url = url
+
+    def run_code(self, bodies: list[dict[str, Any]], semaphore: Any = None) -> list[Reply]:
+        """One request per body, each under the semaphore (as verl holds it, per case)."""
+        if len(bodies) == 1:
+            return [self._post(bodies[0], semaphore)]
+        return list(_requests().map(lambda body: self._post(body, semaphore), bodies))
+
+    def _post(self, body: dict[str, Any], semaphore: Any) -> Reply:
+        deadline = body.get("compile_timeout", 10) + body.get("run_timeout", 10) + 30
+        try:
+            with held(semaphore):
+                reply = self.client._fetch(self.path, body, deadline)
+        except ClientError as exc:
+            return None, f"API Call Failed: API Request Error: {exc}"
+        if not isinstance(reply, dict):
+            return None, f"API Call Failed: API Response is not a JSON object: {str(reply)[:200]}"
+        return reply, None
+
+
+class JudgeboxServer(RunCodeServer):
+    """A ``judgebox serve``: /run_code per case, or one /judge request per sample."""
+
+    kind = "judgebox"
+
+    def __init__(self, base_url: str) -> None:
+        super().__init__(base_url.rstrip("/") + "/run_code")
+        self.judge_client = Client(base_url, timeout=600, max_attempts=4)
+
+    def judge(self, submission: Submission, semaphore: Any = None) -> Any:
+        """The server's /judge answer (a JudgeReply); raises judgebox.client.ClientError."""
+        limits = submission.limits
+        with held(semaphore):
+            return self.judge_client.judge(
+                submission.code, cases=list(submission.cases), language=submission.language, limits=limits,
+                checker=submission.checker, deadline=60 + 3 * limits.wall_backstop * len(submission.cases))
+
+
+Transport = Embedded | RunCodeServer | JudgeboxServer
+_transports: dict[tuple[int, str | None], Transport] = {}
+_lock = threading.Lock()
+_executors: dict[int, ThreadPoolExecutor] = {}
+
+
+def transport_for(url: str | None) -> Transport:
+    """The transport of a ``sandbox_fusion_url``, made once per process."""
+    key = (os.getpid(), url)
+    with _lock:
+        transport = _transports.get(key)
+    if transport is None:
+        transport, keep = _make(url)
+        if keep:
+            with _lock:
+                transport = _transports.setdefault(key, transport)
+    return transport
+
+
+def _make(url: str | None) -> tuple[Transport, bool]:
+    """The transport, and whether it may be kept for the next calls."""
+    if url is None or url == "local":
+        return Embedded(), True
+    if not isinstance(url, str):
+        raise TypeError(f"sandbox_fusion_url must be a URL, 'local' or None, got {type(url).__name__}")
+    scheme = urlsplit(url).scheme
+    if scheme in ("judgebox", "judgebox+https"):
+        plain = "https" if scheme == "judgebox+https" else "http"
+        return JudgeboxServer(plain + url[len(scheme):]), True
+    if scheme not in ("http", "https"):
+        raise ValueError(f"sandbox_fusion_url {url!r}: expected http(s)://.../run_code, judgebox://host:port, "
+                         "'local' or None")
+    server = RunCodeServer(url)
+    if server.path != "/run_code":
+        return server, True
+    judgebox = _is_judgebox(server.client)
+    if judgebox:
+        return JudgeboxServer(url[: -len("/run_code")]), True
+    return server, judgebox is not None  # unreachable now: ask again next time
+
+
+def _is_judgebox(client: Client) -> bool | None:
+    """Whether the server at ``client``'s base URL is a judgebox (its /health lists isolation and slots);
+    None when it cannot be reached."""
+    try:
+        health = client.health(deadline=10)
+    except (ServerUnavailable, DeadlineExceeded):
+        return None
+    except ClientError:  # it answered, but not as a judgebox does
+        return False
+    return isinstance(health, dict) and "isolation" in health and "slots" in health
+
+
+def _requests() -> ThreadPoolExecutor:
+    pid = os.getpid()
+    with _lock:
+        if pid not in _executors:
+            _executors[pid] = ThreadPoolExecutor(REQUEST_THREADS, thread_name_prefix="judgebox-verl")
+        return _executors[pid]
