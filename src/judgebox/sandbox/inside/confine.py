@@ -23,6 +23,7 @@ from . import kernel, landlock
 RESULT_FD = 3  # harness results (Python runs) or the exec-failure note; closed on exec
 TOKEN_FD = 4  # the per-case pass token, copied into the result by the harness (Python runs)
 PROGRAM_FD = 5  # a compiled program or archive in a memfd, run as /proc/self/fd/5 (kept across exec)
+TESTS_FD = 6  # Python assert cases: the tests, read only by the tests' process after the split (see pyrun)
 
 
 class Confinement:
@@ -68,23 +69,23 @@ class Confinement:
             self.ruleset_fd = None
 
     def enter_run(self, limits: dict, stdio: tuple[int, int, int], result_fd: int, token_fd: int | None,
-                  program_fd: int | None = None, evidence: bool = False) -> None:
+                  program_fd: int | None = None, evidence: bool = False, tests_fd: int | None = None) -> None:
         """The rest, once the request is known: its fds and its limits."""
-        self._arrange_fds(stdio, result_fd, token_fd, program_fd, evidence)
+        self._arrange_fds(stdio, result_fd, token_fd, program_fd, tests_fd, evidence)
         self._set_rlimits(limits)
 
     @staticmethod
     def _arrange_fds(stdio: tuple[int, int, int], result_fd: int, token_fd: int | None,
-                     program_fd: int | None, evidence: bool) -> None:
+                     program_fd: int | None, tests_fd: int | None, evidence: bool) -> None:
         # Lift every source above the fixed numbers first, so no dup2 overwrites a source still needed.
-        sources = (*stdio, result_fd, token_fd, program_fd)
+        sources = (*stdio, result_fd, token_fd, program_fd, tests_fd)
         lifted = [-1 if fd is None else fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 16) for fd in sources]
         for target, fd in enumerate(lifted):
-            if fd >= 0:  # result and token close on exec, unless an exec'd harness needs them
-                os.dup2(fd, target, inheritable=evidence or target not in (RESULT_FD, TOKEN_FD))
+            if fd >= 0:  # result, token and tests close on exec, unless an exec'd harness needs them
+                os.dup2(fd, target, inheritable=evidence or target not in (RESULT_FD, TOKEN_FD, TESTS_FD))
             else:
                 _close_quietly(target)
-        os.closerange(PROGRAM_FD + 1, _max_fd())
+        os.closerange(TESTS_FD + 1, _max_fd())
 
     def _set_rlimits(self, limits: dict) -> None:
         cpu = int(limits["cpu_time"]) + 2  # the supervisor decides TLE; this only stops a runaway process

@@ -53,3 +53,13 @@ def fetch(workdir: str, paths: list[str], limit: int) -> bytes:
         budget -= len(data)
         found[path] = base64.b64encode(data).decode()
     return json.dumps(found).encode()
+
+
+def read_all(fd: int) -> bytes:
+    """Everything in a memfd, from its start (whatever its offset)."""
+    chunks = []
+    offset = 0
+    while chunk := os.pread(fd, 1 << 20, offset):
+        chunks.append(chunk)
+        offset += len(chunk)
+    return b"".join(chunks)

@@ -26,8 +26,8 @@ import traceback
 from collections.abc import Callable
 from os import _exit, ftruncate, lseek, pwrite, sendfile  # bound before user code can patch os
 
-from . import kernel, split
-from .confine import RESULT_FD, TOKEN_FD
+from . import files, kernel, split
+from .confine import RESULT_FD, TESTS_FD, TOKEN_FD
 
 _BUILTINS = builtins
 TOKEN_BYTES = 32
@@ -58,17 +58,16 @@ def run(sources: dict[str, bytes], harness: dict) -> None:
 def _judge(sources: dict[str, bytes], harness: dict, stdout: io.TextIOWrapper, stderr: io.TextIOWrapper) -> None:
     kind = harness["kind"]
     code = _compile(sources["code"], SOLUTION_FILE, b"compile-error")
-    test = _compile(sources["test"], TEST_FILE, b"test-compile-error") if kind == "assert" else None
     main = type(sys)("__main__")
     main.__dict__.update(__builtins__=_BUILTINS, __file__=SOLUTION_FILE)
     sys.modules["__main__"] = main
 
     # Assert and call cases: the program runs in a process of its own (split.py), this one tests it.
     if kind == "assert":
-        _run_split(code, main.__dict__, stdout, stderr, lambda names: _assert(test, names))
+        _run_split(code, main.__dict__, stdout, stderr, _assert)
     if kind == "call":
         _run_split(code, main.__dict__, stdout, stderr,
-                   lambda names: _call(names, harness["fn_name"], sources["args"]))
+                   lambda channel: _call(split.tests_namespace(channel), harness["fn_name"], sources["args"]))
     status = _execute(code, main.__dict__)
     if kind == "stdio":
         _finish_like_python(status, stdout, stderr)
@@ -77,21 +76,22 @@ def _judge(sources: dict[str, bytes], harness: dict, stdout: io.TextIOWrapper, s
 
 
 def _run_split(code: object, namespace: dict, stdout: io.TextIOWrapper, stderr: io.TextIOWrapper,
-               test: Callable[[dict], tuple[int | None, bytes]]) -> None:
-    """Fork the program's process, run ``test`` on its names here, pass on ``test``'s payload."""
+               test: Callable[[split.Channel], tuple[int | None, bytes]]) -> None:
+    """Fork the program's process, run ``test`` here against it, pass on ``test``'s payload."""
     tests_end, program_end = socket.socketpair()
-    pid = split.fork_program((tests_end, program_end), (RESULT_FD, TOKEN_FD))
-    if pid == 0:  # the program's process: no token, no result channel, no tests
+    kernel.prctl(kernel.PR_SET_DUMPABLE, 0)  # before the fork: the program's process must never read this one
+    pid = split.fork_program((tests_end, program_end), (RESULT_FD, TOKEN_FD, TESTS_FD))
+    if pid == 0:  # the program's process: no token, no result channel, no tests (they were never read here)
+        kernel.prctl(kernel.PR_SET_DUMPABLE, 1)  # its own /proc files are its own again
         status = _execute(code, namespace)
         if status is None:
             split.program_side(program_end, namespace)
         _leave(status or 0, stdout, stderr)
-    kernel.prctl(kernel.PR_SET_DUMPABLE, 0)  # the program's process must not read this one
+    channel = split.Channel(tests_end)
     try:
-        channel, names = split.tests_namespace(tests_end)
+        status, payload = test(channel)
     except (EOFError, OSError):  # the program ended (or exited) before the tests could start
         _leave(_wait_status(pid), stdout, stderr)
-    status, payload = test(names)
     tests_end.close()
     program_status = _wait_status(pid)  # its output is complete once it has gone
     if channel.gone:  # the program left while being tested: its exit status is the run's
@@ -101,7 +101,10 @@ def _run_split(code: object, namespace: dict, stdout: io.TextIOWrapper, stderr: 
     _pass(payload, stdout, stderr)
 
 
-def _assert(test: object, names: dict) -> tuple[int | None, bytes]:
+def _assert(channel: split.Channel) -> tuple[int | None, bytes]:
+    """The tests, read and compiled only now, in the tests' process, run on the program's names."""
+    test = _compile(files.read_all(TESTS_FD), TEST_FILE, b"test-compile-error")
+    names = split.tests_namespace(channel, split.names_used(test))
     return _execute(test, names, assertion_note=True), b"asserts"
 
 
@@ -156,6 +159,11 @@ def _call(names: dict, fn_name: str, args_json: bytes) -> tuple[int | None, byte
 
 
 def _encode_other(value: object) -> object:
+    """JSON for a returned value that is not JSON itself: what it is as data, else its repr."""
+    if type(value).__name__ in ("Fraction", "Decimal") and type(value).__module__ in ("fractions", "decimal"):
+        return float(value)  # type: ignore[arg-type]
+    if type(value).__name__ == "deque" and type(value).__module__ == "collections":
+        return list(value)  # type: ignore[call-overload]
     if isinstance(value, (set, frozenset)):
         try:
             return sorted(value)

@@ -4,9 +4,11 @@ The run forks before the program starts. The program's process (S) never holds t
 pass token or the result channel; the tests' process (T) never runs program code: every name the tests
 use that the program defined is a proxy, and calling it sends the arguments to S and brings the result
 back *as data* (plain lists, tuples, dicts, numbers, strings; subclasses reduced to their base type), so
-an object whose ``==`` always answers True cannot pass a comparison made in T. Objects that are not data
-(instances of the program's classes, generators) stay in S behind handles, and what T does with them
-(call, attribute, item, comparison, iteration) is asked of S. T is not dumpable, so S cannot read it.
+an object whose ``==`` always answers True cannot pass a comparison made in T (Fractions, Decimals, numpy
+values, deques and dates are data too). Objects that are not data (instances of the program's classes,
+generators) stay in S behind handles, and what T does with them (call, attribute, item, iteration) is
+asked of S; their operators (``==``, ``<``, ``-``...) work only between two of them, never against the
+tests' data. T is not dumpable, so S cannot read it.
 Messages are length-prefixed JSON over a unix socketpair; either side may call back into the other
 while it waits (the tests may pass a lambda to the program).
 """
@@ -24,7 +26,7 @@ import struct
 import sys
 from typing import Any
 
-OPERATORS = {"eq", "ne", "lt", "le", "gt", "ge", "add", "sub", "mul", "truediv", "floordiv", "mod", "contains"}
+OPERATORS = {"eq", "ne", "lt", "le", "gt", "ge", "add", "sub", "mul", "truediv", "floordiv", "mod"}
 
 
 class Channel:
@@ -55,6 +57,10 @@ class Channel:
                 return {tag: [self.encode(item) for item in kind.__iter__(value)]}
         if isinstance(value, dict):
             return {"d": [[self.encode(k), self.encode(v)] for k, v in dict.items(value)]}
+        library_value = _library_value(value)
+        if library_value is not None:
+            tag, body = library_value
+            return {tag: self.encode(body) if tag in ("n", "dq") else body}
         if isinstance(value, Remote) and value.channel is self:
             return {"own": value.ref}
         if isinstance(value, type(sys)):
@@ -76,6 +82,12 @@ class Channel:
                     "s": lambda items: set(map(self.decode, items)),
                     "f": lambda items: frozenset(map(self.decode, items)),
                     "d": lambda pairs: {self.decode(k): self.decode(v) for k, v in pairs},
+                    "q": lambda pair: importlib.import_module("fractions").Fraction(*pair),
+                    "dec": lambda text: importlib.import_module("decimal").Decimal(text),
+                    "dq": lambda items: importlib.import_module("collections").deque(self.decode(items)),
+                    "dt": lambda pair: getattr(importlib.import_module("datetime"), pair[0]).fromisoformat(pair[1]),
+                    "td": lambda parts: importlib.import_module("datetime").timedelta(*parts),
+                    "n": self.decode,  # a numpy value arrives as the plain data it holds
                     "ref": lambda ref: Remote(self, ref),  # the other side's object
                     "own": lambda ref: self.kept[ref]}  # one of ours, coming back
         return decoders[tag](body)
@@ -207,20 +219,44 @@ class Remote:
         return self.channel.ask("operator", target=self.ref, name=name, other=self.channel.encode(other))
 
 
-for _name in OPERATORS - {"contains", "eq", "ne"}:
-    setattr(Remote, f"__{_name}__", lambda self, other, _name=_name: self._operator(_name, other))
-Remote.__contains__ = lambda self, item: self._operator("contains", item)  # type: ignore[method-assign]
+def _between_own(name: str) -> Any:
+    """Only two of the program's own objects meet in the program's operators: against the tests' data, an
+    object that is not data is never equal and has no order or arithmetic (so an ``__eq__`` that always
+    answers True, or a ``__sub__`` that always answers 0, does not pass ``abs(f(x) - 5.0) < 1e-9``)."""
+    def operator_(self: Remote, other: Any) -> Any:
+        return self._operator(name, other) if isinstance(other, Remote) else NotImplemented
+    return operator_
 
 
-def _equal(self: Remote, other: Any) -> Any:
-    """Only two of the program's own objects compare by the program's ``==``: against the tests' data, an
-    object that is not data is never equal (so ``__eq__`` returning True for anything does not pass)."""
-    return self._operator("eq", other) if isinstance(other, Remote) else NotImplemented
+for _name in OPERATORS:
+    setattr(Remote, f"__{_name}__", _between_own(_name))
+# ``x in obj`` looks through the items the object gives, as data, not through its own ``__contains__``
+Remote.__contains__ = lambda self, item: item in list(self)  # type: ignore[method-assign]
 
 
-Remote.__eq__ = _equal  # type: ignore[method-assign,assignment]
-Remote.__ne__ = lambda self, other: (  # type: ignore[method-assign,assignment]
-    self._operator("ne", other) if isinstance(other, Remote) else NotImplemented)
+def _library_value(value: Any) -> tuple[str, Any] | None:
+    """Values of the standard library and numpy that are data too (``Fraction(1, 2)``, ``Decimal``,
+    ``np.int64(6)``, an ndarray, a deque, a date), as ``(tag, body)``; exact types only, so no subclass
+    brings its own ``__eq__`` along. Their modules are looked up, never imported: a program that made
+    such a value has imported its module."""
+    kind, modules = type(value), sys.modules
+    if "fractions" in modules and kind is modules["fractions"].Fraction:
+        return "q", [value.numerator, value.denominator]
+    if "decimal" in modules and kind is modules["decimal"].Decimal:
+        return "dec", str(value)
+    if kind is getattr(modules.get("collections"), "deque", None):
+        return "dq", list(value)
+    if "datetime" in modules and kind in (modules["datetime"].datetime, modules["datetime"].date,
+                                          modules["datetime"].time):
+        return "dt", [kind.__name__, value.isoformat()]
+    if "datetime" in modules and kind is modules["datetime"].timedelta:
+        return "td", [value.days, value.seconds, value.microseconds]
+    numpy = modules.get("numpy")
+    if numpy is not None and kind is numpy.ndarray:
+        return "n", value.tolist()
+    if numpy is not None and isinstance(value, numpy.generic) and type(value).__module__ == "numpy":
+        return "n", value.item()
+    return None
 
 
 def _importable_name(value: Any) -> list[str] | None:
@@ -263,19 +299,43 @@ def program_side(sock: socket.socket, namespace: dict[str, Any]) -> None:
         return
 
 
-def tests_namespace(sock: socket.socket) -> tuple[Channel, dict[str, Any]]:
-    """T: the namespace the tests run in: the program's names, as data or as proxies."""
-    channel = Channel(sock)
+def tests_namespace(channel: Channel, used: set[str] | None = None) -> dict[str, Any]:
+    """T: the namespace the tests run in: the program's names, as data or as proxies.
+
+    A name the program binds over a builtin or a standard module (``def set``, ``class math``) would
+    let it answer for the expected side of a test too (``set(f(x)) == set([...])``). Such names are
+    dropped, so the tests get the real ones, whenever the tests call a function of the program that is
+    not such a name: then that function is the one under test. (A task whose function is named like a
+    builtin, ``def sum(a, b)``, keeps it.)
+    """
     names = channel.ask("globals")
-    return channel, {**names, "__builtins__": builtins, "__name__": "__main__"}
+    if used is not None:
+        own = {name for name, value in names.items() if isinstance(value, Remote)}
+        shadowing = {name for name in own if name in builtins.__dict__ or name in sys.stdlib_module_names}
+        if (own - shadowing) & used:
+            names = {name: value for name, value in names.items() if name not in shadowing}
+    return {**names, "__builtins__": builtins, "__name__": "__main__"}
+
+
+def names_used(code: Any) -> set[str]:
+    """Every global or attribute name a code object (and the functions in it) refers to."""
+    used, pending = set(), [code]
+    while pending:
+        current = pending.pop()
+        used.update(current.co_names)
+        pending.extend(c for c in current.co_consts if isinstance(c, type(code)))
+    return used
 
 
 def fork_program(sock_pair: tuple[socket.socket, socket.socket], close_fds: tuple[int, ...]) -> int:
     pid = os.fork()
     if pid == 0:
         sock_pair[0].close()
-        for fd in close_fds:
-            os.close(fd)
+        for fd in set(close_fds) - {sock_pair[1].fileno()}:  # a free fixed number may be our own end now
+            try:
+                os.close(fd)
+            except OSError:  # not open in this run (a call case has no tests fd)
+                pass
     else:
         sock_pair[1].close()
     return pid

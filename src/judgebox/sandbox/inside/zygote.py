@@ -235,10 +235,12 @@ class Zygote:
             result_fd = named["result"]
             # Python sources are compiled only in the confined run: the zygote never holds a submission
             # (every later run is a fork of it), and a compile bomb meets the run's limits.
-            sources = {name: _read_all(named[name]) for name in ("code", "test", "args", "files") if name in named}
+            # The tests of an assert case are not read here: they stay behind TESTS_FD for the tests'
+            # process alone, so the program's process never has them in its memory.
+            sources = {name: files.read_all(named[name]) for name in ("code", "args", "files") if name in named}
             self.confinement.enter_run(request["limits"], (named["stdin"], named["stdout"], named["stderr"]),
                                        result_fd, named.get("token"), named.get("program"),
-                                       request.get("evidence", False))
+                                       request.get("evidence", False), named.get("test"))
             result_fd = confine.RESULT_FD
             if "files" in sources:
                 files.place(self.config["workdir"], sources["files"])
@@ -347,12 +349,3 @@ def _kill(pid: int) -> None:
 def _self_cpu() -> float:
     usage = resource.getrusage(resource.RUSAGE_SELF)
     return usage.ru_utime + usage.ru_stime
-
-
-def _read_all(fd: int) -> bytes:
-    chunks = []
-    offset = 0
-    while chunk := os.pread(fd, 1 << 20, offset):
-        chunks.append(chunk)
-        offset += len(chunk)
-    return b"".join(chunks)
