@@ -148,3 +148,9 @@ def test_per_case_limits_override_the_submission(judge):
 def test_test_code_that_does_not_compile_is_a_system_error_not_a_wrong_answer(judge):
     result = judge.judge("def f(x): return x", {"inputs": [""], "outputs": [None], "assert_case": ["assert f(1) =="]})
     assert result.verdict is Verdict.SE and "test code does not compile" in result.message
+
+
+def test_standard_streams_look_like_the_interpreters(judge):
+    """Contest templates (FastIO) read ``sys.stdout.mode``; a judge's own streams must carry it too."""
+    code = "import sys\nprint(sys.stdin.mode, sys.stdout.mode, sys.stderr.mode, sys.stdin.read())"
+    assert judge.judge(code, [Case.stdio("x", "r w w x\n")]).verdict is Verdict.AC

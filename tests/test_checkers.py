@@ -14,6 +14,14 @@ from judgebox.checkers import get, values_equal
     ("exact", "a\n", "a\n", Verdict.AC),
     ("exact", "a", "a\n", Verdict.PE),
     ("exact", "b\n", "a\n", Verdict.WA),
+    ("numbers", "0.3333333333 2\n", "0.333333 2", Verdict.AC),
+    ("numbers", "20.0", "20", Verdict.AC),  # a number written as a real compares as one
+    ("numbers", "1e-7", "0.0", Verdict.AC),
+    ("numbers", "0.3334", "0.333333", Verdict.WA),
+    ("numbers", "1000000001", "1000000000", Verdict.WA),  # two integers: exact, never relative
+    ("numbers", "nan", "0.5", Verdict.WA),
+    ("numbers", "yes", "YES", Verdict.WA),
+    ("numbers", "1 2", "1 2 3", Verdict.WA),
 ])
 def test_text_checkers(checker, output, expected, verdict):
     assert get(checker)(output, expected).verdict is verdict
@@ -24,7 +32,7 @@ def test_wrong_answer_message_names_the_token():
 
 
 def test_unknown_checker_is_a_clear_error():
-    with pytest.raises(UnknownChecker, match="available: exact, lines, tokens"):
+    with pytest.raises(UnknownChecker, match="available: exact, lines, numbers, tokens"):
         get("regex")
 
 

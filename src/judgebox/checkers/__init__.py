@@ -39,9 +39,9 @@ def tokens(output: str, expected: str) -> CheckResult:
 
 
 def numbers(output: str, expected: str) -> CheckResult:
-    """Like ``tokens``, but where the expected token is a fraction (``0.333333``, ``1e-9``) the output's
-    number may differ by 1e-6 relative or absolute. Integers still compare exactly: a relative tolerance
-    would accept ``1000000001`` for ``1000000000``."""
+    """Like ``tokens``, but numbers written as reals (``0.333333``, ``20.0``, ``1e-9``: either token) match
+    within 1e-6 relative or absolute. Two integers still compare exactly: a relative tolerance would accept
+    ``1000000001`` for ``1000000000``."""
     got, want = output.split(), expected.split()
     if len(got) != len(want):
         return CheckResult(Verdict.WA, f"expected {len(want)} tokens, got {len(got)}")
@@ -52,7 +52,7 @@ def numbers(output: str, expected: str) -> CheckResult:
 
 
 def _close(got: str, want: str) -> bool:
-    if not any(mark in want for mark in ".eE"):
+    if not any(mark in token for token in (got, want) for mark in ".eE"):
         return False
     try:
         g, w = float(got), float(want)

@@ -244,7 +244,9 @@ def _stdio_streams() -> tuple[io.TextIOWrapper, io.TextIOWrapper, io.TextIOWrapp
     def stream(fd: int, mode: str, errors: str, line_buffering: bool = False) -> io.TextIOWrapper:
         raw = io.FileIO(fd, mode, closefd=False)
         buffered = io.BufferedReader(raw) if mode == "r" else io.BufferedWriter(raw)
-        return io.TextIOWrapper(buffered, encoding="utf-8", errors=errors, line_buffering=line_buffering)
+        text = io.TextIOWrapper(buffered, encoding="utf-8", errors=errors, line_buffering=line_buffering)
+        text.mode = mode  # as open() sets it: the common FastIO template reads sys.stdout.mode
+        return text
 
     return (stream(0, "r", "surrogateescape"), stream(1, "w", "surrogateescape"),
             stream(2, "w", "backslashreplace", line_buffering=True))
