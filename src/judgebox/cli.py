@@ -48,6 +48,12 @@ def main(argv: list[str] | None = None) -> int:
     languages = commands.add_parser("languages", help="languages and the isolation active on this machine")
     languages.set_defaults(handler=_languages)
 
+    verl = commands.add_parser("verl-config", help="the verl config lines that make judgebox its code reward")
+    verl.add_argument("--url", default=None, help="sandbox_fusion_url: judgebox://host:port, http(s)://.../run_code "
+                                                  "(default: the embedded judge in each reward worker)")
+    verl.add_argument("--profile", choices=("judgebox", "verl"), default="judgebox")
+    verl.set_defaults(handler=_verl_config)
+
     args = parser.parse_args(argv)
     from .errors import JudgeboxError
 
@@ -136,6 +142,21 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _verl_config(args: argparse.Namespace) -> int:
+    """Hydra overrides for verl's trainer: verl 0.9 loads ``pkg://`` modules, older verl takes a file path."""
+    import judgebox.verl
+
+    prefix = "reward.custom_reward_function"
+    lines = [f"{prefix}.name=default_compute_score"]
+    if args.profile != "judgebox":
+        lines.append(f"+{prefix}.reward_kwargs.profile={args.profile}")
+    if args.url:
+        lines.append(f"+{prefix}.reward_kwargs.sandbox_fusion_url={args.url}")
+    print("# verl >= 0.9\n" + " \\\n".join([f"{prefix}.path=pkg://judgebox.verl", *lines]))
+    print("# older verl: the same with the module's file\n" + f"{prefix}.path={judgebox.verl.__file__}")
+    return 0
+
+
 def _languages(args: argparse.Namespace) -> int:
     import asyncio
 
@@ -170,3 +191,4 @@ def _languages(args: argparse.Namespace) -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
+

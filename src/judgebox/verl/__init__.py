@@ -10,7 +10,7 @@ In a verl config (0.9.x), as the custom reward function::
     +reward.custom_reward_function.reward_kwargs.sandbox_fusion_url=judgebox://judge-host:8080
     +reward.custom_reward_function.reward_kwargs.memory_limit_mb=1024
 
-Older verl takes a file path instead of ``pkg://``: ``python -m judgebox verl-config`` prints both.
+Older verl takes a file path instead of ``pkg://``: ``judgebox verl-config`` prints both.
 
 ``sandbox_fusion_url`` picks where programs run: None or ``"local"`` (the default) is the embedded judge,
 one sandbox pool per process shared by all reward threads; ``judgebox://host:port`` a ``judgebox serve``
