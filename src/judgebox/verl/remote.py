@@ -96,6 +96,8 @@ def _verdict(submission: Submission, case: Case, word: str, response: dict[str, 
     if ran.get("status") == "TimeLimitExceeded":
         return CaseVerdict("TLE", message="time limit exceeded", **seen)
     if status == "Failed" or ran.get("status") != "Finished" or ran.get("return_code") != 0:
+        if case.kind == "assert" and _last_line(ran.get("stderr")).startswith("AssertionError"):
+            return CaseVerdict("WA", message="assertion failed", **seen)
         return CaseVerdict("RE", message=f"exit code {ran.get('return_code')}", **seen)
     if case.kind == "stdio":
         check = checkers.get(submission.checker)(ran.get("stdout") or "", case.expected_output or "")
@@ -111,6 +113,11 @@ def _verdict(submission: Submission, case: Case, word: str, response: dict[str, 
     if values_equal(value, case.expected_value):
         return CaseVerdict("AC", **seen)
     return CaseVerdict("WA", message=f"expected {case.expected_value!r:.200}, got {value!r:.200}", **seen)
+
+
+def _last_line(text: str | None) -> str:
+    lines = (text or "").strip().splitlines()
+    return lines[-1] if lines else ""
 
 
 def _fetched(response: dict[str, Any], name: str) -> str | None:

@@ -102,11 +102,12 @@ class RunCodeServer:
 
     kind = "run_code"
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, token: str | None = "") -> None:
         parts = urlsplit(url)
         base, _, self.path = parts.path.rpartition("/")
         self.path = "/" + self.path
-        self.client = Client(urlunsplit((parts.scheme, parts.netloc, base, "", "")), token="", timeout=60,
+        # no token by default: $JUDGEBOX_TOKEN is for judgebox servers, not for someone else's
+        self.client = Client(urlunsplit((parts.scheme, parts.netloc, base, "", "")), token=token, timeout=60,
                              max_attempts=4)
         self.url = url
 
@@ -134,7 +135,7 @@ class JudgeboxServer(RunCodeServer):
     kind = "judgebox"
 
     def __init__(self, base_url: str) -> None:
-        super().__init__(base_url.rstrip("/") + "/run_code")
+        super().__init__(base_url.rstrip("/") + "/run_code", token=None)  # None: $JUDGEBOX_TOKEN
         self.judge_client = Client(base_url, timeout=600, max_attempts=4)
 
     def judge(self, submission: Submission, semaphore: Any = None) -> Any:
