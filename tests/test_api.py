@@ -154,3 +154,12 @@ def test_standard_streams_look_like_the_interpreters(judge):
     """Contest templates (FastIO) read ``sys.stdout.mode``; a judge's own streams must carry it too."""
     code = "import sys\nprint(sys.stdin.mode, sys.stdout.mode, sys.stderr.mode, sys.stdin.read())"
     assert judge.judge(code, [Case.stdio("x", "r w w x\n")]).verdict is Verdict.AC
+
+
+def test_finalizers_run_at_exit_as_under_the_interpreter(judge):
+    """Contest templates keep output in an object that writes it when finalized (``IOBase`` at exit)."""
+    code = ("import os\n\nclass Late:\n    def __init__(self):\n        self.me = self  # a cycle: only the"
+            " collector frees it\n    def __del__(self):\n        os.write(1, b'late\\n')\n\nkeep = Late()\n"
+            "print('early')\n")
+    result = judge.judge(code, [Case.stdio("", "early\nlate\n")], checker="exact")
+    assert result.verdict is Verdict.AC, result.cases[0].stdout

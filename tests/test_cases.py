@@ -17,6 +17,14 @@ def test_verl_call_form_parses_arguments_and_expected_values():
     assert cases[0].expected_value == (1, 2)
 
 
+def test_verl_forms_in_the_wild_are_read():
+    """None stdin is no input, numbers stand for their digits, call arguments may come as a list."""
+    stdio = load_cases({"inputs": [None, 7], "outputs": ["x", 3.5]})
+    assert [(c.stdin, c.expected_output) for c in stdio] == [(b"", "x"), (b"7", "3.5")]
+    call = load_cases({"fn_name": "f", "inputs": [[1, [2]], "1\n2\n"], "outputs": [[3], "3"]})
+    assert [(c.args, c.expected_value) for c in call] == [((1, [2]), [3]), ((1, 2), 3)]
+
+
 def test_verl_assert_form_skips_empty_asserts():
     cases = load_cases({"inputs": ["", ""], "outputs": [None, None], "assert_case": ["assert f()", "  "]})
     assert [c.assert_code for c in cases] == ["assert f()"]
@@ -24,8 +32,9 @@ def test_verl_assert_form_skips_empty_asserts():
 
 @pytest.mark.parametrize("bad, message", [
     ({"inputs": ["1"], "outputs": ["1", "2"]}, "1 inputs but 2 outputs"),
-    ({"inputs": [1], "outputs": ["1"]}, "lists of strings"),
-    ({"inputs": "1", "outputs": "1"}, "lists of strings"),
+    ({"inputs": [{"x": 1}], "outputs": ["1"]}, "input 0 must be text"),
+    ({"inputs": ["1"], "outputs": [None]}, "output 0 must be text"),
+    ({"inputs": "1", "outputs": "1"}, "must be lists"),
     ({"inputs": [], "outputs": []}, "no test cases"),
     ({"inputs": ["{"], "outputs": ["1"], "fn_name": "f"}, "JSON value per argument"),
     ({"inputs": ["1"], "outputs": ["1"], "fn_name": "not a name"}, "identifier"),

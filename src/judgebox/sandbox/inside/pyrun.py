@@ -16,6 +16,7 @@ The token never becomes a Python object even here: it stays in a memfd that the 
 from __future__ import annotations
 
 import builtins
+import gc
 import io
 import json
 import linecache
@@ -40,6 +41,7 @@ def prepare() -> None:
     _STREAMS = _stdio_streams()
     for name in [n for n in sys.modules if n.startswith("_judgebox")]:
         del sys.modules[name]  # judgebox's own modules are not the program's to import
+    gc.freeze()  # what the zygote holds is never collected: a run's collection walks only its own objects
 
 
 def run(sources: dict[str, bytes], harness: dict) -> None:
@@ -70,6 +72,7 @@ def _judge(sources: dict[str, bytes], harness: dict, stdout: io.TextIOWrapper, s
                    lambda channel: _call(split.tests_namespace(channel), harness["fn_name"], sources["args"]))
     status = _execute(code, main.__dict__)
     if kind == "stdio":
+        del main  # the program's module must become garbage for its finalizers to run (below)
         _finish_like_python(status, stdout, stderr)
     if status is not None:  # the program exited or failed before the harness could test it
         _leave(status, stdout, stderr)
@@ -189,13 +192,21 @@ def _note(note: bytes) -> None:
 
 
 def _finish_like_python(status: int | None, stdout: io.TextIOWrapper, stderr: io.TextIOWrapper) -> None:
-    """What the interpreter does on the way out: wait for threads, run atexit hooks, flush."""
+    """What the interpreter does on the way out: wait for threads, run atexit hooks, flush, then let the
+    program's module go and collect it, so that its objects' finalizers run with their globals intact
+    (contest templates keep output in an object whose ``__del__`` writes it)."""
     import atexit
     import threading
 
     try:
         threading._shutdown()  # type: ignore[attr-defined]
         atexit._run_exitfuncs()
+    except BaseException as exc:
+        _print_exception(exc)
+    _flush(stdout, stderr)
+    try:
+        sys.modules.pop("__main__", None)
+        gc.collect()
     except BaseException as exc:
         _print_exception(exc)
     _leave(0 if status is None else status, stdout, stderr)
