@@ -163,3 +163,18 @@ def test_finalizers_run_at_exit_as_under_the_interpreter(judge):
             "print('early')\n")
     result = judge.judge(code, [Case.stdio("", "early\nlate\n")], checker="exact")
     assert result.verdict is Verdict.AC, result.cases[0].stdout
+
+
+@pytest.mark.parametrize("value, expected", [("1", "1 AC"), ("0", "InvalidInput"), ("two", "InvalidInput")])
+def test_the_process_wide_judge_takes_its_slot_count_from_the_environment(value, expected):
+    import os
+    import subprocess
+    import sys
+
+    script = ("import judgebox\nfrom judgebox.judging import default_judge\ntry:\n"
+              "    verdict = judgebox.judge('print(1)', [judgebox.Case.stdio('', '1')]).verdict\n"
+              "    print(len(default_judge().pool.slots), verdict)\n"
+              "except judgebox.InvalidInput as exc:\n    print(type(exc).__name__, exc)\n")
+    run = subprocess.run([sys.executable, "-c", script], env={**os.environ, "JUDGEBOX_SLOTS": value},
+                         capture_output=True, text=True, timeout=120)
+    assert run.stdout.startswith(expected), run.stderr

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import threading
 import time
 from concurrent.futures import Future
@@ -22,7 +23,7 @@ from . import checkers, languages
 from .backends.local import WorkerPool
 from .cases import load_cases
 from .checkers import CheckResult, values_equal
-from .errors import InvalidCases
+from .errors import InvalidCases, InvalidInput
 from .programs import Programs
 from .sandbox.config import SandboxConfig
 from .sandbox.outcome import RunOutcome
@@ -198,14 +199,26 @@ _default_lock = threading.Lock()
 
 
 def default_judge() -> Judge:
+    """The process-wide judge: one slot per core, or ``$JUDGEBOX_SLOTS`` (several processes on one machine
+    each judging embedded, such as verl's reward workers, can share the cores out this way; or share one
+    ``judgebox serve``)."""
     global _default
     with _default_lock:
         if _default is None:
-            _default = Judge()
+            _default = Judge(slots=_slots_from_environment())
             import atexit
 
             atexit.register(_default.close)
         return _default
+
+
+def _slots_from_environment() -> int | None:
+    text = os.environ.get("JUDGEBOX_SLOTS", "").strip()
+    if not text:
+        return None
+    if not text.isdigit() or int(text) < 1:
+        raise InvalidInput(f"JUDGEBOX_SLOTS must be a positive whole number, got {text!r}")
+    return int(text)
 
 
 def judge(code: str, cases: Any, language: str = "python", limits: Limits | None = None,
