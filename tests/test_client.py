@@ -406,3 +406,16 @@ class Scripted:
         self.starter.join()
         self.httpd.shutdown()
         self.httpd.server_close()
+
+
+def test_post_json_returns_a_foreign_servers_answer_unvalidated(server):
+    """SandboxFusion-compatible servers may answer more, or less, than judgebox's schema: taken as JSON."""
+    body = {"code": "print(6 * 7)", "language": "python"}
+    with Client(server.url) as client:
+        assert client.post_json("/run_code", body)["run_result"]["stdout"] == "42\n"
+
+    async def twin() -> dict:
+        async with AsyncClient(server.url) as client:
+            return await client.post_json("/run_code", body)
+
+    assert asyncio.run(twin())["run_result"]["stdout"] == "42\n"

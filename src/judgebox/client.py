@@ -245,6 +245,11 @@ class Client(_Base):
         """The server's ``/health`` report: status, isolation layers, languages, slots, queue depth."""
         return self._fetch("/health", None, deadline)
 
+    def post_json(self, path: str, body: dict, deadline: float | None = None) -> Any:
+        """POST ``body`` to ``path`` and return the answer as plain JSON, unvalidated (for servers that only
+        resemble judgebox, such as SandboxFusion's ``/run_code``); retries and errors as everywhere."""
+        return self._fetch(path, body, deadline)
+
     def ping(self, deadline: float | None = None) -> bool:
         """True when the server answers; raises a :class:`ClientError` when it cannot be reached."""
         return self._fetch("/v1/ping", None, deadline) == "pong"
@@ -325,6 +330,9 @@ class AsyncClient(_Base):
 
     async def health(self, deadline: float | None = None) -> dict:
         return await self._fetch("/health", None, deadline)
+
+    async def post_json(self, path: str, body: dict, deadline: float | None = None) -> Any:
+        return await self._fetch(path, body, deadline)
 
     async def ping(self, deadline: float | None = None) -> bool:
         return await self._fetch("/v1/ping", None, deadline) == "pong"

@@ -121,7 +121,7 @@ class RunCodeServer:
         deadline = body.get("compile_timeout", 10) + body.get("run_timeout", 10) + 30
         try:
             with held(semaphore):
-                reply = self.client._fetch(self.path, body, deadline)
+                reply = self.client.post_json(self.path, body, deadline)
         except ClientError as exc:
             return None, f"API Call Failed: API Request Error: {exc}"
         if not isinstance(reply, dict):
