@@ -25,14 +25,19 @@ import json
 import os
 import random
 import shutil
+import signal
+import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from typing import Any
 
+import httpx
 from rich.console import Console
 from rich.table import Table
 
@@ -293,6 +298,49 @@ def run(args: argparse.Namespace, meter: CpuMeter) -> int:
             json.dump({**figures, "isolation": layers, "python_on_path": path_python}, f, indent=2)
         console.print(f"figures written to {args.json}")
     return 0
+
+
+class Server:
+    """A server (``argv`` plus ``--port``) on a free loopback port, up once ``/v1/ping`` answers; its log in a
+    temporary file."""
+
+    def __init__(self, name: str, argv: list[str]) -> None:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        self.name, self.url, self.log = name, f"http://127.0.0.1:{port}", tempfile.TemporaryFile()
+        self.process = subprocess.Popen([*argv, "--port", str(port)], stdout=self.log, stderr=subprocess.STDOUT)
+        self.deadline = time.monotonic() + 60
+        while self.process.poll() is None and time.monotonic() < self.deadline:
+            try:
+                if httpx.get(self.url + "/v1/ping", timeout=1).status_code == 200:
+                    return
+            except httpx.TransportError:
+                time.sleep(0.05)
+        self.close()
+        raise RuntimeError(f"{name} did not come up (exit {self.process.returncode}):\n{self.tail()}")
+
+    def self_tested(self) -> dict[str, Any]:
+        """judgebox serve: its start-up language self-tests occupy slots, so let them finish before timing."""
+        while (health := httpx.get(self.url + "/health", timeout=10).json())["languages"] == "pending":
+            if time.monotonic() > self.deadline + 180:
+                break
+            time.sleep(0.2)
+        return health
+
+    def tail(self) -> str:
+        self.log.seek(0)
+        return self.log.read()[-3000:].decode(errors="replace")
+
+    def close(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        if self.process.returncode not in (0, -signal.SIGTERM):
+            console.print(f"[red]{self.name} exited {self.process.returncode}:[/]\n{self.tail()}")
 
 
 if __name__ == "__main__":

@@ -24,11 +24,8 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import socket
 import statistics
-import subprocess
 import sys
-import tempfile
 import threading
 import time
 from collections.abc import Callable
@@ -43,7 +40,7 @@ from judgebox import Case, Limits
 from judgebox.sandbox.slot import PythonProgram
 from judgebox.server import ServerSettings, translate
 from judgebox.server.schemas import RunCodeRequest
-from run import CORES, CpuMeter, WrongResult, console, entry, fmt, machine_busy, print_noise
+from run import CORES, CpuMeter, Server, WrongResult, console, entry, fmt, machine_busy, print_noise
 
 SLOTS = 2
 HELLO = 'print("Hello, " + input() + "!")\n'
@@ -119,40 +116,6 @@ def process_cpu(pid: int, thread: int | None = None) -> float:
         return time.clock_gettime(~pid << 3 | 2)
     with open(f"/proc/{pid}/task/{thread}/schedstat") as f:
         return int(f.read().split()[0]) / 1e9
-
-
-class Server:
-    """`judgebox serve` on a free loopback port; its log goes to a temporary file, printed if it fails."""
-
-    def __init__(self) -> None:
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            port = s.getsockname()[1]
-        self.url = f"http://127.0.0.1:{port}"
-        self.log = tempfile.TemporaryFile()
-        self.process = subprocess.Popen([sys.executable, "-m", "judgebox.cli", "serve", "--port", str(port),
-                                         "--workers", str(SLOTS)], stdout=self.log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 60
-        while self.process.poll() is None and time.monotonic() < deadline:
-            try:
-                if httpx.get(self.url + "/v1/ping", timeout=1).status_code == 200:
-                    return
-            except httpx.TransportError:
-                time.sleep(0.05)
-        self.close()
-        raise RuntimeError(f"judgebox serve did not come up (exit {self.process.returncode}):\n{self.tail()}")
-
-    def tail(self) -> str:
-        self.log.seek(0)
-        return self.log.read()[-3000:].decode(errors="replace")
-
-    def close(self) -> None:
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
 
 
 def make_phases(server: Server, judge: judgebox.Judge, scale: float) -> tuple[list[Phase], list[httpx.Client]]:
@@ -257,7 +220,7 @@ def main() -> int:
 
 def run(args: argparse.Namespace, meter: CpuMeter) -> int:
     rounds, scale = (3, 0.4) if args.quick else (5, 1.0)
-    server = Server()
+    server = Server("judgebox serve", [sys.executable, "-m", "judgebox.cli", "serve", "--workers", str(SLOTS)])
     try:
         with judgebox.Judge(slots=SLOTS) as judge, ThreadPoolExecutor(16) as pool:
             health = httpx.get(server.url + "/health").json()

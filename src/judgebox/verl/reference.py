@@ -27,16 +27,18 @@ def load(wheel: str | Path) -> tuple[ModuleType, ModuleType]:
     """``(sandbox_fusion, prime_code)`` from the wheel, as packages named ``judgebox_verl_reference.*``."""
     if f"{_PACKAGE}.sandbox_fusion" in sys.modules:
         return sys.modules[f"{_PACKAGE}.sandbox_fusion"], sys.modules[f"{_PACKAGE}.prime_code"]
-    root = Path(tempfile.mkdtemp(prefix="judgebox-verl-reference-"))
-    with zipfile.ZipFile(wheel) as archive:
-        members = [m for m in archive.namelist() if m.startswith(tuple(_PREFIX + s + "/" for s in SCORERS))]
-        if not members:
-            raise FileNotFoundError(f"{wheel} holds no {_PREFIX}{{{','.join(SCORERS)}}}: is it a verl wheel?")
-        archive.extractall(root, members)
-    parent = ModuleType(_PACKAGE)
-    parent.__path__ = [str(root / _PREFIX)]
-    sys.modules[_PACKAGE] = parent
-    return tuple(_package(root / _PREFIX / name, f"{_PACKAGE}.{name}") for name in SCORERS)  # type: ignore[return-value]
+    with tempfile.TemporaryDirectory(prefix="judgebox-verl-reference-") as folder:  # every file is read at import
+        root = Path(folder)
+        with zipfile.ZipFile(wheel) as archive:
+            members = [m for m in archive.namelist() if m.startswith(tuple(_PREFIX + s + "/" for s in SCORERS))]
+            if not members:
+                raise FileNotFoundError(f"{wheel} holds no {_PREFIX}{{{','.join(SCORERS)}}}: is it a verl wheel?")
+            archive.extractall(root, members)
+        parent = ModuleType(_PACKAGE)
+        parent.__path__ = [str(root / _PREFIX)]
+        sys.modules[_PACKAGE] = parent
+        return tuple(_package(root / _PREFIX / name, f"{_PACKAGE}.{name}")  # type: ignore[return-value]
+                     for name in SCORERS)
 
 
 def _package(folder: Path, name: str) -> ModuleType:
