@@ -109,7 +109,6 @@ class RunCodeServer:
         # no token by default: $JUDGEBOX_TOKEN is for judgebox servers, not for someone else's
         self.client = Client(urlunsplit((parts.scheme, parts.netloc, base, "", "")), token=token, timeout=60,
                              max_attempts=4)
-        self.url = url
 
     def run_code(self, bodies: list[dict[str, Any]], semaphore: Any = None) -> list[Reply]:
         """One request per body, each under the semaphore (as verl holds it, per case)."""
