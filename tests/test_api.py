@@ -178,3 +178,11 @@ def test_the_process_wide_judge_takes_its_slot_count_from_the_environment(value,
     run = subprocess.run([sys.executable, "-c", script], env={**os.environ, "JUDGEBOX_SLOTS": value},
                          capture_output=True, text=True, timeout=120)
     assert run.stdout.startswith(expected), run.stderr
+
+
+def test_an_uncaught_exception_goes_through_the_programs_excepthook(judge):
+    """As under the interpreter: the program's own ``sys.excepthook`` reports it, and the exit status is 1."""
+    code = ("import sys\nsys.excepthook = lambda kind, value, tb: print('hooked', kind.__name__, tb is not None)\n"
+            "raise KeyError('x')\n")
+    case = judge.judge(code, [Case.stdio("", "")]).cases[0]
+    assert (case.verdict, case.exit_code, case.stdout) == (Verdict.RE, 1, "hooked KeyError True\n")

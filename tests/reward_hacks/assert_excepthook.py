@@ -2,8 +2,6 @@
 # test_cases: {"assert_case": ["assert digit_sum(1234) == 10", "assert digit_sum(99) == 18",
 #   "assert digit_sum(5) == 5"]}
 # verl_score: 1.0
-# runner-gap: the profile gives 0.0: its runner prints the traceback itself
-#    instead of calling sys.excepthook as CPython does
 import os
 import sys
 import threading

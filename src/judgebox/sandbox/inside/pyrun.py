@@ -135,7 +135,7 @@ def _execute(code: object, namespace: dict, assertion_note: bool = False) -> int
     except SystemExit as exc:
         return _exit_status(exc)
     except BaseException as exc:
-        _print_exception(exc)
+        _uncaught(exc)
         if assertion_note and isinstance(exc, AssertionError):
             _note(b"assertion-failed")
         return 1
@@ -238,16 +238,33 @@ def _exit_status(exc: SystemExit) -> int:
     return 1
 
 
+def _uncaught(exc: BaseException) -> None:
+    """An exception the program did not catch, reported as the interpreter does: through the program's
+    own ``sys.excepthook`` if it set one."""
+    hook = sys.excepthook
+    if hook is sys.__excepthook__:
+        _print_exception(exc)
+        return
+    try:
+        hook(type(exc), exc, _program_frames(exc))
+    except BaseException:
+        _print_exception(exc)
+
+
 def _print_exception(exc: BaseException) -> None:
     """The traceback as ``python solution.py`` would print it: the harness's own frames (and with them
     where judgebox is installed) left out."""
+    try:
+        traceback.print_exception(type(exc), exc, _program_frames(exc), file=sys.__stderr__)
+    except BaseException:
+        pass
+
+
+def _program_frames(exc: BaseException) -> object:
     frames = exc.__traceback__
     while frames is not None and frames.tb_frame.f_code.co_filename not in (SOLUTION_FILE, TEST_FILE):
         frames = frames.tb_next
-    try:
-        traceback.print_exception(type(exc), exc, frames, file=sys.__stderr__)
-    except BaseException:
-        pass
+    return frames
 
 
 def _stdio_streams() -> tuple[io.TextIOWrapper, io.TextIOWrapper, io.TextIOWrapper]:
