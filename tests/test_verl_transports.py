@@ -541,6 +541,19 @@ def test_verl_loads_it_by_package_and_by_file_path():
     assert pickle.loads(pickle.dumps(by_path)) is by_package
 
 
+def test_verl_config_prints_overrides_verl_can_use():
+    printed = subprocess.run([sys.executable, "-m", "judgebox.cli", "verl-config", "--url", "judgebox://judge:8080",
+                              "--profile", "verl"], capture_output=True, text=True, check=True).stdout
+    overrides = dict(line.rstrip(" \\").lstrip("+").split("=", 1) for line in printed.splitlines()
+                     if "=" in line and not line.startswith("#"))
+    prefix = "reward.custom_reward_function"
+    assert overrides[f"{prefix}.path"] == judgebox.verl.__file__  # the older-verl line, printed last, wins here
+    assert overrides[f"{prefix}.name"] == "default_compute_score"
+    assert overrides[f"{prefix}.reward_kwargs.sandbox_fusion_url"] == "judgebox://judge:8080"
+    assert overrides[f"{prefix}.reward_kwargs.profile"] == "verl"
+    assert f"{prefix}.path=pkg://judgebox.verl" in printed
+
+
 # --- 9. data that is not code ------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("profile", ["judgebox", "verl"])
