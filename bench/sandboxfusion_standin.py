@@ -1,4 +1,5 @@
-"""A stand-in for SandboxFusion's ``POST /run_code`` (Python only), for bench/verl.py: its cost model, not its code.
+"""A stand-in for SandboxFusion's ``POST /run_code`` (Python only), for bench/verl_reward.py: its cost
+model, not its code.
 
 SandboxFusion cannot run here (no Docker). This does per request what its runner does under its default
 ``isolation: none`` (sandbox/runners/major.py ``run_python``, base.py ``run_command_bare``): a temporary directory,
