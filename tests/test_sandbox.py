@@ -22,23 +22,27 @@ def run_command(judge, argv, stdin=b"", limits=None):
 
 
 class TestOutput:
-    def test_ten_megabytes_return_whole(self, judge):
+    def test_ten_megabytes_are_checked_whole_and_returned_up_to_the_returned_bound(self, judge):
         line = "0123456789" * 10
         code = f"import sys\nfor _ in range(100_000): sys.stdout.write({line!r} + '\\n')"
         result = judge.judge(code, [Case.stdio("", (line + "\n") * 100_000)], checker="exact")
+        case = result.cases[0]
         assert result.verdict is Verdict.AC
-        assert len(result.cases[0].stdout_raw) == 101 * 100_000 and not result.cases[0].stdout_truncated
+        assert len(case.stdout_raw) == MiB and case.stdout_length == 101 * 100_000 and case.stdout_truncated
+        whole = judge.judge(code, [Case.stdio("", (line + "\n") * 100_000)], checker="exact",
+                            limits=Limits(returned_output_bytes=64 * MiB)).cases[0]
+        assert len(whole.stdout_raw) == 101 * 100_000 and not whole.stdout_truncated
 
     def test_past_the_cap_is_ole_with_the_first_part_returned(self, judge):
         code = "import sys\nwhile True: sys.stdout.write('y' * 65536)"
         result = judge.judge(code, [Case.stdio("", "")], limits=Limits(output_bytes=MiB))
         case = result.cases[0]
-        assert case.verdict is Verdict.OLE and case.stdout_truncated
+        assert case.verdict is Verdict.OLE and case.stdout_truncated and case.stdout_length > MiB
         assert case.stdout_raw == b"y" * MiB
 
     def test_default_cap_stops_a_200_megabyte_flood(self, judge):
         code = "import sys\nfor _ in range(200): sys.stdout.buffer.write(b'z' * (1 << 20))"
-        case = judge.judge(code, [Case.stdio("", "")]).cases[0]
+        case = judge.judge(code, [Case.stdio("", "")], limits=Limits(returned_output_bytes=64 * MiB)).cases[0]
         assert case.verdict is Verdict.OLE and len(case.stdout_raw) == 64 * MiB and case.stdout_truncated
 
     def test_stderr_flood_does_not_hang(self, judge):

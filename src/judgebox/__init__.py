@@ -20,6 +20,7 @@ from .errors import (
     InvalidLimits,
     IsolationUnavailable,
     JudgeboxError,
+    LanguageUnavailable,
     SandboxError,
     UnknownChecker,
     UnknownLanguage,
@@ -35,7 +36,8 @@ if TYPE_CHECKING:
 __version__ = "0.1.0"
 __all__ = [
     "Case", "CaseResult", "InvalidCases", "InvalidCode", "InvalidInput", "InvalidLimits", "IsolationUnavailable",
-    "Judge", "JudgeResult", "JudgeboxError", "Limits", "SandboxConfig", "SandboxError", "Submission",
+    "Judge", "JudgeResult", "JudgeboxError", "LanguageUnavailable",
+    "Limits", "SandboxConfig", "SandboxError", "Submission",
     "UnknownChecker", "UnknownLanguage", "Verdict", "isolation_report", "judge", "judge_async",
 ]
 _LAZY = {"Judge": ".judging", "judge": ".judging", "judge_async": ".judging", "SandboxConfig": ".sandbox.config",

@@ -10,7 +10,8 @@ Everything judgebox raises on purpose derives from :class:`JudgeboxError`::
     │   └── UnknownLanguage
     │   └── UnknownChecker
     └── SandboxError            the machine cannot run untrusted code as configured
-        └── IsolationUnavailable  a required isolation layer is missing (the message says which)
+        ├── IsolationUnavailable  a required isolation layer is missing (the message says which)
+        └── LanguageUnavailable   this language cannot run correctly in the active isolation mode
 
 What a *program* does (crash, loop, flood) is never an exception: it is a verdict. Failures of the judge
 while a case runs are reported as the verdict ``SE`` on that case, so one broken run never loses the
@@ -58,3 +59,8 @@ class IsolationUnavailable(SandboxError):
     def __init__(self, message: str, missing: frozenset[str] = frozenset()) -> None:
         super().__init__(message)
         self.missing = missing
+
+
+class LanguageUnavailable(SandboxError):
+    """A language whose runtime cannot run correctly under the isolation this machine gives (the JVM, Node
+    and Go under an address-space limit, say): refused before anything runs, never judged wrong."""

@@ -12,7 +12,6 @@ Example::
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import threading
 import time
@@ -22,7 +21,8 @@ from typing import Any
 from . import checkers, languages
 from .backends.local import WorkerPool
 from .cases import load_cases
-from .checkers import CheckResult, values_equal
+from .checkers import CheckResult
+from .classify import classify
 from .errors import InvalidCases, InvalidInput
 from .programs import Programs
 from .sandbox.config import SandboxConfig
@@ -111,12 +111,19 @@ class Judge:
 
     @staticmethod
     def _case_result(submission: Submission, case: Case, outcome: RunOutcome) -> CaseResult:
-        check = _verdict(submission, case, outcome)
-        return CaseResult(
-            verdict=check.verdict, cpu_time=outcome.cpu_time, wall_time=outcome.wall_time,
-            memory_bytes=outcome.memory_bytes, exit_code=outcome.exit_code, signal=outcome.signal,
-            stdout_raw=outcome.stdout, stderr_raw=outcome.stderr, stdout_truncated=outcome.stdout_truncated,
-            stderr_truncated=outcome.stderr_truncated, message=check.message)
+        check = classify(outcome, languages.get(submission.language), case, submission.checker)
+        return case_result(check, outcome, case.limits or submission.limits)
+
+
+def case_result(check: CheckResult, outcome: RunOutcome, limits: Limits) -> CaseResult:
+    """What a caller gets back of a run: its verdict and figures, and its output up to the returned bound
+    (the rest, up to the output cap, was read only to be checked)."""
+    keep = limits.returned_output_bytes
+    return CaseResult(
+        verdict=check.verdict, cpu_time=outcome.cpu_time, wall_time=outcome.wall_time,
+        memory_bytes=outcome.memory_bytes, exit_code=outcome.exit_code, signal=outcome.signal,
+        stdout_raw=outcome.stdout[:keep], stderr_raw=outcome.stderr[:keep], stdout_length=outcome.stdout_length,
+        stderr_length=outcome.stderr_length, message=check.message)
 
 
 def _collect(futures: list[Future[RunOutcome]], stop_early: bool, submission: Submission,
@@ -138,58 +145,6 @@ def _message(results: list[CaseResult]) -> str:
         if result.verdict in (Verdict.CE, Verdict.SE):
             return result.message
     return ""
-
-
-def _verdict(submission: Submission, case: Case, outcome: RunOutcome) -> CheckResult:
-    """Decide one case. Order matters: judge failures first, then limits, then the answer."""
-    if outcome.system_error is not None:
-        return CheckResult(Verdict.SE, outcome.system_error)
-    if outcome.compile_error is not None:
-        return CheckResult(Verdict.CE, outcome.compile_error)
-    if outcome.output_limit_exceeded:
-        return CheckResult(Verdict.OLE, "output exceeded the limit")
-    if outcome.out_of_memory or (outcome.signal is None and b"MemoryError" in outcome.stderr[-4096:]
-                                 and outcome.exit_code != 0):
-        return CheckResult(Verdict.MLE, "memory limit exceeded")
-    if outcome.stopped is not None:
-        return CheckResult(Verdict.TLE, f"{'CPU' if outcome.stopped == 'cpu' else 'wall-clock'} time limit exceeded")
-    if case.kind == "stdio":
-        if not outcome.clean_exit:
-            return CheckResult(Verdict.RE, _exit_description(outcome))
-        return checkers.get(submission.checker)(outcome.stdout.decode("utf-8", "replace"),
-                                                case.expected_output or "")
-    if outcome.token_ok:
-        if case.kind == "assert":
-            return CheckResult(Verdict.AC)
-        return _check_value(outcome.harness, case.expected_value)
-    if outcome.harness.startswith(b"assertion-failed"):
-        return CheckResult(Verdict.WA, "assertion failed")
-    if outcome.clean_exit:
-        return CheckResult(Verdict.WA, "the program exited before the tests finished")
-    return CheckResult(Verdict.RE, _exit_description(outcome))
-
-
-def _check_value(payload: bytes, expected: Any) -> CheckResult:
-    try:
-        actual = json.loads(payload)["value"]
-    except (ValueError, KeyError, TypeError):
-        return CheckResult(Verdict.SE, "the harness sent an unreadable value")
-    if isinstance(actual, dict) and set(actual) == {"__repr__"}:
-        actual = actual["__repr__"]
-    if values_equal(actual, expected):
-        return CheckResult(Verdict.AC)
-    return CheckResult(Verdict.WA, f"expected {_short(expected)}, got {_short(actual)}")
-
-
-def _short(value: Any, limit: int = 200) -> str:
-    text = repr(value)
-    return text if len(text) <= limit else text[:limit] + "..."
-
-
-def _exit_description(outcome: RunOutcome) -> str:
-    if outcome.signal is not None:
-        return f"killed by signal {outcome.signal}"
-    return f"exit code {outcome.exit_code}"
 
 
 # -- the process-wide default judge used by judgebox.judge() ------------------------------------------

@@ -12,7 +12,7 @@ from concurrent.futures import Future
 
 from . import languages
 from .backends.local import WorkerPool
-from .errors import InvalidCases
+from .errors import InvalidCases, LanguageUnavailable
 from .languages.artifacts import ArtifactCache, Build
 from .languages.build import COMPILE_LIMITS, build, environment
 from .languages.spec import LanguageSpec
@@ -39,9 +39,18 @@ class Programs:
         if "assert" in kinds and spec.asserts is None:
             raise InvalidCases(f"{spec.name} has no assert harness; use stdio cases")
 
+    def check_language(self, spec: LanguageSpec) -> None:
+        """Refuse a language this sandbox cannot run correctly (raises LanguageUnavailable)."""
+        if spec.needs_memory_cgroup and not self.pool.layers.get("cgroup_memory"):
+            raise LanguageUnavailable(
+                f"{spec.name} is not available in {self.pool.slots[0].config.mode} mode: its runtime reserves more "
+                "address space than the address-space limit that stands in for a memory cgroup here allows, so "
+                "correct programs would fail; run judgebox as root (or with a delegated cgroup) to judge it")
+
     def submit(self, submission: Submission) -> list[Future[RunOutcome]]:
         """Queue every case (building first where needed; this may block while a compiler runs)."""
         spec = languages.get(submission.language)
+        self.check_language(spec)
         if spec.runner == "python-fork":
             return [self.pool.submit(_python_job(submission.code, case), case.stdin,
                                      case.limits or submission.limits) for case in submission.cases]
@@ -54,6 +63,7 @@ class Programs:
                  compile_cpu_time: float | None = None) -> tuple[Build | None, Future[RunOutcome] | None]:
         """One program, one input (SandboxFusion's /run_code): the build (None for Python) and the run
         (None when the build failed). May block while a compiler runs."""
+        self.check_language(spec)
         if spec.runner == "python-fork":
             return None, self.pool.submit(PythonProgram(code), stdin, limits, files, fetch)
         compile_limits = COMPILE_LIMITS if compile_cpu_time is None else COMPILE_LIMITS.replace(

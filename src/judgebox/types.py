@@ -24,6 +24,10 @@ class Limits:
     TLE is decided on CPU time, so a busy machine does not fail a correct program; ``wall_time`` is only
     a backstop for programs that sleep or block (by default ``3 * cpu_time + 2`` seconds, generous so that
     a busy machine slows a program without failing it).
+
+    ``output_bytes`` caps what a program may write (past it: OLE) and what the judge reads to check it;
+    ``returned_output_bytes`` bounds what of stdout and stderr is kept and returned to the caller
+    (verl metadata, HTTP responses), with the full lengths and truncation flags reported beside it.
     """
 
     cpu_time: float = 5.0
@@ -33,6 +37,7 @@ class Limits:
     processes: int = 64  # processes and threads together, as the kernel counts them
     file_size_bytes: int = 64 * MiB
     open_files: int = 256
+    returned_output_bytes: int = 1 * MiB
 
     def __post_init__(self) -> None:
         _check_range("cpu_time", self.cpu_time, 0.001, 3600)
@@ -43,6 +48,7 @@ class Limits:
         _check_range("processes", self.processes, 1, 4096)
         _check_range("file_size_bytes", self.file_size_bytes, 1024, 16384 * MiB)
         _check_range("open_files", self.open_files, 16, 65536)
+        _check_range("returned_output_bytes", self.returned_output_bytes, 0, 4096 * MiB)
 
     @property
     def wall_backstop(self) -> float:
@@ -152,7 +158,9 @@ class Submission:
 
 @dataclass(frozen=True, slots=True)
 class CaseResult:
-    """What one case did. ``stdout``/``stderr`` are decoded with replacement; raw bytes are kept."""
+    """What one case did. ``stdout``/``stderr`` are decoded with replacement; the raw bytes kept are at most
+    ``Limits.returned_output_bytes`` each; ``stdout_length``/``stderr_length`` are what the program wrote,
+    and ``*_truncated`` says that less than that is kept."""
 
     verdict: Verdict
     cpu_time: float = 0.0  # seconds
@@ -162,9 +170,17 @@ class CaseResult:
     signal: int | None = None
     stdout_raw: bytes = b""
     stderr_raw: bytes = b""
-    stdout_truncated: bool = False
-    stderr_truncated: bool = False
+    stdout_length: int = 0
+    stderr_length: int = 0
     message: str = ""  # checker or judge message: why the verdict is what it is
+
+    @property
+    def stdout_truncated(self) -> bool:
+        return self.stdout_length > len(self.stdout_raw)
+
+    @property
+    def stderr_truncated(self) -> bool:
+        return self.stderr_length > len(self.stderr_raw)
 
     @property
     def stdout(self) -> str:

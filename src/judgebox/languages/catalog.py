@@ -11,6 +11,8 @@ import re
 from . import harness
 from .spec import LanguageSpec, SelfTest
 
+PYTHON_OUT_OF_MEMORY = r"^MemoryError\b"
+JAVA_OUT_OF_MEMORY = r"java\.lang\.OutOfMemoryError"
 ECHO_C = "#include <stdio.h>\nint main(){char s[64];int n;scanf(\"%63s %d\",s,&n);printf(\"%s %d\\n\",s,n);}"
 ECHO_CPP = "#include <bits/stdc++.h>\nint main(){std::string s;int n;std::cin>>s>>n;std::cout<<s<<' '<<n<<'\\n';}"
 ECHO_JAVA = ("import java.util.*;\npublic class Main { public static void main(String[] a) {"
@@ -56,9 +58,11 @@ def _php_open_tag(code: str) -> str:
 
 LANGUAGES: tuple[LanguageSpec, ...] = (
     LanguageSpec("python", "main.py", (), SelfTest("s, n = input().split()\nprint(s, n)"), runner="python-fork",
-                 aliases=("python3", "py", "py3"), description="CPython, a fork of a warm interpreter per case"),
+                 aliases=("python3", "py", "py3"), out_of_memory_line=PYTHON_OUT_OF_MEMORY,
+                 description="CPython, a fork of a warm interpreter per case"),
     LanguageSpec("pypy", "main.py", ("/usr/bin/pypy3", "{program}"), SelfTest("s, n = input().split()\nprint(s, n)"),
-                 aliases=("pypy3",), requires=("/usr/bin/pypy3",), description="PyPy 3"),
+                 aliases=("pypy3",), requires=("/usr/bin/pypy3",), out_of_memory_line=PYTHON_OUT_OF_MEMORY,
+                 description="PyPy 3"),
     _cpp("cpp", "c++17", ("c++", "cpp17", "c++17")),
     _cpp("cpp11", "c++11", ("c++11",)),
     _cpp("cpp14", "c++14", ("c++14",)),
@@ -74,11 +78,13 @@ LANGUAGES: tuple[LanguageSpec, ...] = (
                           " -J-XX:TieredStopAtLevel=1 -d classes Main.java && /usr/bin/jar cf main.jar -C classes ."),
                  artifact="main.jar", requires=("/usr/bin/javac", "/usr/bin/jar"), prepare=_java_entry,
                  asserts=harness.java, memory_floor_mb=256, aliases=("java17",),
+                 out_of_memory_line=JAVA_OUT_OF_MEMORY, needs_memory_cgroup=True,
                  description="OpenJDK, javac once, a jar per submission"),
     LanguageSpec("javascript", "main.js", ("/usr/bin/node", "--preserve-symlinks-main", "{program}"),
                  SelfTest("const [s, n] = require('fs').readFileSync(0, 'utf8').trim().split(/\\s+/);\n"
                           "console.log(s + ' ' + n);"),
                  requires=("/usr/bin/node",), asserts=harness.javascript, memory_floor_mb=128,
+                 needs_memory_cgroup=True,
                  aliases=("js", "nodejs", "node"), description="Node.js"),
     LanguageSpec("typescript", "main.ts", ("/usr/bin/node", "--preserve-symlinks-main", "{program}"),
                  SelfTest("const [s, n]: string[] = require('fs').readFileSync(0, 'utf8').trim().split(/\\s+/);\n"
@@ -86,13 +92,14 @@ LANGUAGES: tuple[LanguageSpec, ...] = (
                  compile=("/usr/bin/node", "-e", TRANSPILE_TS),
                  artifact="main.js", requires=("/usr/bin/node", "/usr/share/nodejs/typescript"),
                  env={"NODE_PATH": "/usr/share/nodejs"}, asserts=harness.javascript, memory_floor_mb=128,
+                 needs_memory_cgroup=True,
                  aliases=("ts",), description="TypeScript, transpiled once (no type check), run by Node.js"),
     LanguageSpec("go", "main.go", ("{program}",),
                  SelfTest("package main\nimport \"fmt\"\nfunc main() { var s string; var n int;"
                           " fmt.Scan(&s, &n); fmt.Println(s, n) }"),
                  compile=("/usr/bin/go", "build", "-o", "{workdir}/main", "{source}"), artifact="main",
-                 requires=("/usr/bin/go",), env={"GOCACHE": "/tmp/.gocache", "GOPATH": "/tmp/.gopath",
-                                                 "GO111MODULE": "off", "CGO_ENABLED": "0"},
+                 requires=("/usr/bin/go",), needs_memory_cgroup=True,
+                 env={"GOCACHE": "/tmp/.gocache", "GOPATH": "/tmp/.gopath", "GO111MODULE": "off", "CGO_ENABLED": "0"},
                  description="Go"),
     LanguageSpec("rust", "main.rs", ("{program}",),
                  SelfTest(ECHO_RUST),

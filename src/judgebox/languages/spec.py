@@ -42,6 +42,8 @@ class LanguageSpec:
     asserts: Callable[[str, str], str] | None = None  # program + test code -> program with evidence
     memory_floor_mb: int = 0  # some runtimes cannot start below this; their limit is raised to it
     pch_flags: tuple[str, ...] = ()  # C++: the flags a precompiled bits/stdc++.h must be built with
+    out_of_memory_line: str | None = None  # a regex: the runtime's own report of running out of memory (MLE)
+    needs_memory_cgroup: bool = False  # its runtime cannot run under an address-space limit (user mode)
 
     @property
     def compiled(self) -> bool:

@@ -13,18 +13,27 @@ class RunOutcome:
     cpu_time: float = 0.0
     wall_time: float = 0.0
     memory_bytes: int = 0
-    stdout: bytes = b""
-    stderr: bytes = b""
-    stdout_truncated: bool = False
-    stderr_truncated: bool = False
+    stdout: bytes = b""  # at most the output cap (what the checker needs)
+    stderr: bytes = b""  # at most the returned-output bound (nothing checks it)
+    stdout_length: int = 0  # what the program left in them, however much of it was read
+    stderr_length: int = 0
     output_limit_exceeded: bool = False
     stopped: Literal["cpu", "wall", "output"] | None = None  # why the supervisor killed it, if it did
     out_of_memory: bool = False
     harness: bytes = b""  # what a Python harness reported (result fd), token removed
     token_ok: bool = False  # the harness's pass token arrived intact
+    missing_function: bool = False  # a call case's function is not in the program (the tests' process saw)
     files: dict[str, str] = field(default_factory=dict)  # fetched files, base64 by requested path
     compile_error: str | None = None
     system_error: str | None = None  # the sandbox failed; the run says nothing about the program
+
+    @property
+    def stdout_truncated(self) -> bool:
+        return self.stdout_length > len(self.stdout)
+
+    @property
+    def stderr_truncated(self) -> bool:
+        return self.stderr_length > len(self.stderr)
 
     @property
     def clean_exit(self) -> bool:

@@ -18,10 +18,10 @@ from . import seccomp_policy
 from .cgroups import SlotCgroups
 from .config import DEVICE_WRITE_PATHS, RUN_ENV, SandboxConfig
 from .inside import protocol
+from .inside.protocol import Note
 from .outcome import RunOutcome
 
 INSIDE_DIR = str(Path(__file__).with_name("inside"))
-TOKEN_BYTES = 32
 BOOT = """\
 import importlib.util, sys
 folder = sys.argv[1]
@@ -47,6 +47,20 @@ class Command:
     argv: tuple[str, ...]
     env: dict[str, str] = field(default_factory=lambda: dict(RUN_ENV))
     evidence: bool = False
+
+
+@dataclass(frozen=True)
+class SplitCommand:
+    """An assert case with the program and the tests in two processes, each exec'ing its side of a
+    language's harness. The program's process (``argv``) gets the case's stdio, the program at fd 5 and
+    the channel at fd 7, in a nested Landlock domain (it cannot read or signal the tests' process); the
+    tests' process (``tests_argv``) gets the channel, the report and token (fds 3, 4), the program (5,
+    to read its names) and the tests (6). The run's exit status is the tests' process's."""
+
+    argv: tuple[str, ...]
+    tests_argv: tuple[str, ...]
+    tests: str
+    env: dict[str, str] = field(default_factory=lambda: dict(RUN_ENV))
 
 
 @dataclass(frozen=True)
@@ -152,7 +166,7 @@ class Slot:
 
     # -- running jobs ---------------------------------------------------------------------------------
 
-    def run(self, job: Command | PythonProgram, stdin: bytes, limits: Limits,
+    def run(self, job: Command | SplitCommand | PythonProgram, stdin: bytes, limits: Limits,
             files: dict[str, str | None] | None = None, fetch: tuple[str, ...] = (),
             program: int | None = None) -> RunOutcome:
         """Run one job. ``files`` (path to base64) are put in the work folder first; ``fetch`` names
@@ -165,11 +179,14 @@ class Slot:
             for name in ("stdout", "stderr", "result"):
                 fds[name] = _memfd(name)
             request: dict[str, Any] = {"limits": _limits_message(limits)}
-            if isinstance(job, PythonProgram) or job.evidence:
-                token = secrets.token_bytes(TOKEN_BYTES)
+            if not isinstance(job, Command) or job.evidence:
+                token = secrets.token_bytes(protocol.TOKEN_BYTES)
                 fds["token"] = _memfd("token", token)
             if isinstance(job, PythonProgram):
                 request["python"] = self._python_request(job, fds)
+            elif isinstance(job, SplitCommand):
+                request.update(argv=list(job.argv), tests_argv=list(job.tests_argv), env=job.env)
+                fds["test"] = _memfd("test", job.tests.encode("utf-8", "surrogateescape"))
             else:
                 request.update(argv=list(job.argv), env=job.env, evidence=job.evidence)
             if files:
@@ -181,7 +198,7 @@ class Slot:
             passed = [*fds.values(), *([program] if program is not None else [])]
             reply = self._exchange(request, passed, limits.wall_backstop + REPLY_MARGIN)
             outcome = _outcome(reply, fds, limits, token)
-            if "retire" in reply:  # the run is judged; the slot it dirtied is not used again
+            if reply.retire:  # the run is judged; the slot it dirtied is not used again
                 self._safe_restart()
             return outcome
         finally:
@@ -197,18 +214,21 @@ class Slot:
             fds["args"] = _memfd("args", job.args_json.encode())
         return {"kind": job.harness, "fn_name": job.fn_name}
 
-    def _exchange(self, request: dict[str, Any], fds: list[int], timeout: float) -> dict[str, Any]:
+    def _exchange(self, request: dict[str, Any], fds: list[int], timeout: float) -> protocol.RunReply:
         try:
             self._deliver(request, fds)
             reply = self._receive(timeout)
         except OSError as exc:
-            reply = {"error": f"lost contact with the worker: {exc}"}
             self._safe_restart()
-            raise SlotFailure(reply["error"]) from exc
+            raise SlotFailure(f"lost contact with the worker: {exc}") from exc
         if reply is None:
             self._safe_restart()
             raise SlotFailure("the worker process died while running the job")
-        return reply
+        try:
+            return protocol.RunReply.from_wire(reply)
+        except (TypeError, ValueError) as exc:
+            self._safe_restart()
+            raise SlotFailure(f"the worker sent an unreadable reply: {exc}") from exc
 
     def _deliver(self, request: dict[str, Any], fds: list[int]) -> None:
         """Send a job; a worker that died while idle is replaced and the job sent again (it never ran)."""
@@ -245,34 +265,48 @@ def _limits_message(limits: Limits) -> dict[str, Any]:
             "file_size_bytes": limits.file_size_bytes, "open_files": limits.open_files}
 
 
-def _outcome(reply: dict[str, Any], fds: dict[str, int], limits: Limits, token: bytes) -> RunOutcome:
-    if "error" in reply:
-        return RunOutcome(system_error=reply["error"])
-    stdout, stdout_cut = _read_capped(fds["stdout"], limits.output_bytes)
-    stderr, stderr_cut = _read_capped(fds["stderr"], limits.output_bytes)
-    harness, harness_cut = _read_capped(fds["result"], limits.output_bytes)
-    note, _, detail = harness.partition(b"\n")
-    failed = reply["exit_code"] not in (0, None)
-    if failed and note == b"compile-error":
-        return RunOutcome(compile_error=detail.decode("utf-8", "replace"), cpu_time=reply["cpu"])
-    if failed and note == b"test-compile-error":  # bad test data is the caller's, never the program's
-        return RunOutcome(system_error="the test code does not compile: " + detail.decode("utf-8", "replace"))
-    if harness.startswith(b"judgebox-setup-failed:") and reply["exit_code"] == 127:
-        return RunOutcome(system_error=harness.decode("utf-8", "replace").strip())
-    token_ok = bool(token) and harness.endswith(token) and not harness_cut
-    fetched = json.loads(_read_capped(fds["fetched"], 1 << 40)[0] or b"{}") if "fetched" in fds else {}
+def _outcome(reply: protocol.RunReply, fds: dict[str, int], limits: Limits, token: bytes) -> RunOutcome:
+    """The run as the judge sees it. Only the zygote's reply, the notes of the run's judge code and the
+    report (with its token) are believed; what is read is bounded whatever the program did to its
+    descriptors (a sparse 64 MiB file costs the program nothing and would cost the judge 64 MiB)."""
+    if reply.error is not None:
+        return RunOutcome(system_error=reply.error)
+    note = reply.note()
+    if note is not None and note.kind is Note.SETUP_FAILED:
+        return RunOutcome(system_error=f"the run could not be set up: {note.detail}")
+    if note is not None and note.kind is Note.TEST_COMPILE_ERROR:  # the caller's tests, never the program's fault
+        return RunOutcome(system_error="the test code does not compile: " + note.detail)
+    if note is not None and note.kind is Note.COMPILE_ERROR:
+        return RunOutcome(compile_error=note.detail, cpu_time=reply.cpu)
+    if not reply.started:
+        return RunOutcome(system_error=f"the run ended during its setup (exit code {reply.exit_code}, "
+                                       f"signal {reply.signal})")
+    stdout, stdout_length = _read_bounded(fds["stdout"], limits.output_bytes)
+    stderr, stderr_length = _read_bounded(fds["stderr"], limits.returned_output_bytes)
+    report, report_length = _read_bounded(fds["result"], report_bound(limits))
+    token_ok = bool(token) and report_length == len(report) and report.endswith(token)
+    fetched = json.loads(_read_bounded(fds["fetched"], 4 * limits.file_size_bytes)[0] or b"{}") \
+        if "fetched" in fds else {}
     return RunOutcome(
-        exit_code=reply["exit_code"], signal=reply["signal"], cpu_time=reply["cpu"], wall_time=reply["wall"],
-        memory_bytes=reply["memory"], stdout=stdout, stderr=stderr, stdout_truncated=stdout_cut,
-        stderr_truncated=stderr_cut, output_limit_exceeded=stdout_cut or stderr_cut or harness_cut,
-        stopped=reply["stopped"],
-        out_of_memory=reply.get("oom", False), harness=harness[: -len(token)] if token_ok else harness,
-        token_ok=token_ok, files=fetched)
+        exit_code=reply.exit_code, signal=reply.signal, cpu_time=reply.cpu, wall_time=reply.wall,
+        memory_bytes=reply.memory, stdout=stdout, stderr=stderr, stdout_length=stdout_length,
+        stderr_length=stderr_length,
+        output_limit_exceeded=max(stdout_length, stderr_length) > limits.output_bytes or report_length > len(report),
+        stopped=reply.stopped,  # type: ignore[arg-type]
+        out_of_memory=reply.oom, harness=report[: -len(token)] if token_ok else report, token_ok=token_ok,
+        missing_function=note is not None and note.kind is Note.MISSING_FUNCTION, files=fetched)
 
 
-def _read_capped(fd: int, cap: int) -> tuple[bytes, bool]:
+def report_bound(limits: Limits) -> int:
+    """How much of a run's report the judge reads: a call case's value as JSON. Decoding JSON costs many
+    times its size in objects, so the bound is a small share of the output cap."""
+    return max(64 * 1024, limits.output_bytes // 32)
+
+
+def _read_bounded(fd: int, bound: int) -> tuple[bytes, int]:
+    """At most ``bound`` bytes from the start of a memfd, and the file's whole length."""
     size = os.fstat(fd).st_size
-    wanted = min(size, cap)
+    wanted = min(size, bound)
     chunks, offset = [], 0
     while offset < wanted:
         chunk = os.pread(fd, min(wanted - offset, 16 << 20), offset)
@@ -280,7 +314,7 @@ def _read_capped(fd: int, cap: int) -> tuple[bytes, bool]:
             break
         chunks.append(chunk)
         offset += len(chunk)
-    return b"".join(chunks), size > cap
+    return b"".join(chunks), size
 
 
 def _memfd(name: str, data: bytes = b"") -> int:

@@ -158,7 +158,7 @@ def create_app(settings: ServerSettings | None = None, judge: Judge | None = Non
             else:
                 built, future = programs.run_once(*arguments)
             outcome: RunOutcome | None = await asyncio.wrap_future(future) if future is not None else None
-        response = translate.run_code_response(built, outcome, waited, pod)
+        response = translate.run_code_response(spec, built, outcome, waited, pod)
         result = response.run_result or response.compile_result
         verdict = result.verdict if result and result.verdict else "SE" if response.status == "SandboxError" else "CE"
         metrics.cases.labels(spec.name, verdict).inc()

@@ -82,7 +82,10 @@ class CommandRunResult(BaseModel):
     cpu_time: float | None = None
     memory_peak: int | None = Field(None, description="bytes")
     verdict: str | None = Field(None, description="judgebox's verdict for the run: RE, TLE, MLE, OLE, ...")
-    truncated: bool = Field(False, description="stdout or stderr passed the output limit and was cut")
+    truncated: bool = Field(False, description="stdout or stderr passed the output limit, or is longer than "
+                                              "what is returned, and was cut")
+    stdout_length: int | None = Field(None, description="bytes the program wrote to stdout")
+    stderr_length: int | None = Field(None, description="bytes the program wrote to stderr")
 
 
 class RunCodeResponse(BaseModel):
@@ -103,6 +106,7 @@ class LimitsModel(BaseModel):
     memory_mb: int = Field(512, ge=16, le=65536)
     output_bytes: int = Field(64 * 1024 * 1024, ge=1024, le=4096 * 1024 * 1024)
     processes: int = Field(64, ge=1, le=4096)
+    returned_output_bytes: int = Field(1024 * 1024, ge=0, le=4096 * 1024 * 1024)
 
 
 class CaseModel(BaseModel):
@@ -146,6 +150,8 @@ class CaseResultModel(BaseModel):
     stderr: str
     stdout_truncated: bool
     stderr_truncated: bool
+    stdout_length: int
+    stderr_length: int
     message: str
 
 

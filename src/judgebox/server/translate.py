@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from .. import languages
+from ..classify import classify
 from ..errors import JudgeboxError
 from ..languages import LanguageSpec
 from ..languages.artifacts import Build
 from ..sandbox.outcome import RunOutcome
 from ..types import Case, JudgeResult, Limits
+from ..verdicts import Verdict
 from .schemas import (
     CaseModel,
     CaseResultModel,
@@ -17,6 +19,8 @@ from .schemas import (
     RunCodeRequest,
     RunCodeResponse,
 )
+
+RETURNED_OUTPUT_BYTES = Limits().returned_output_bytes  # of stdout and stderr each; the lengths are reported
 
 # SandboxFusion's names whose runners do something else than run a program (test frameworks, GPUs,
 # SQL) or whose toolchains judgebox does not ship: they answer SandboxError with this reason.
@@ -59,7 +63,7 @@ def queue_budget(request: RunCodeRequest) -> float:
     return request.compile_timeout + request.run_timeout + 10 - request.run_timeout - 2
 
 
-def run_code_response(built: Build | None, outcome: RunOutcome | None, queue_time: float,
+def run_code_response(spec: LanguageSpec, built: Build | None, outcome: RunOutcome | None, queue_time: float,
                       pod: str | None) -> RunCodeResponse:
     compile_result = None
     if built is not None:  # a compiled language: the compile step is reported as SandboxFusion does
@@ -76,30 +80,36 @@ def run_code_response(built: Build | None, outcome: RunOutcome | None, queue_tim
         compile_result = CommandRunResult(status="Finished", return_code=0, stdout="", stderr="",
                                           execution_time=built.compile_time, cpu_time=built.compile_time)
     assert outcome is not None
-    response = _run_response(outcome, queue_time, pod)
+    response = _run_response(spec, outcome, queue_time, pod)
     response.compile_result = compile_result
     return response
 
 
-def _run_response(outcome: RunOutcome, queue_time: float, pod: str | None) -> RunCodeResponse:
-    if outcome.system_error is not None:
-        return RunCodeResponse(status="SandboxError", message=outcome.system_error, queue_time=queue_time,
+# /run_code's verdict words, from the one classifier's verdicts
+RUN_VERDICTS = {Verdict.AC: "OK", Verdict.RE: "RE", Verdict.TLE: "TLE", Verdict.MLE: "MLE", Verdict.OLE: "OLE"}
+
+
+def _run_response(spec: LanguageSpec, outcome: RunOutcome, queue_time: float, pod: str | None) -> RunCodeResponse:
+    check = classify(outcome, spec)
+    if check.verdict is Verdict.SE:
+        return RunCodeResponse(status="SandboxError", message=check.message, queue_time=queue_time,
                                executor_pod_name=pod)
-    if outcome.compile_error is not None:  # Python has no compile step: a syntax error is a failed run
+    if check.verdict is Verdict.CE:  # Python has no compile step: a syntax error is a failed run
         run = CommandRunResult(status="Finished", execution_time=0.0, return_code=1, stdout="",
-                               stderr=outcome.compile_error + "\n", cpu_time=outcome.cpu_time, verdict="CE")
+                               stderr=check.message + "\n", cpu_time=outcome.cpu_time, verdict="CE")
         return RunCodeResponse(status="Failed", run_result=run, queue_time=queue_time, executor_pod_name=pod)
+    verdict = RUN_VERDICTS[check.verdict]
     return_code = outcome.exit_code if outcome.signal is None else -outcome.signal
-    verdict = ("OLE" if outcome.output_limit_exceeded else "MLE" if outcome.out_of_memory
-               else "TLE" if outcome.stopped else "RE" if return_code != 0 else "OK")
     timed_out = verdict == "TLE"
+    keep = RETURNED_OUTPUT_BYTES
     run = CommandRunResult(
         status="TimeLimitExceeded" if timed_out else "Finished", execution_time=outcome.wall_time,
-        return_code=None if timed_out else return_code, stdout=outcome.stdout.decode("utf-8", "replace"),
-        stderr=outcome.stderr.decode("utf-8", "replace"), cpu_time=outcome.cpu_time,
-        memory_peak=outcome.memory_bytes, verdict=verdict, truncated=outcome.output_limit_exceeded)
-    ok = verdict == "OK"
-    return RunCodeResponse(status="Success" if ok else "Failed", run_result=run, files=outcome.files,
+        return_code=None if timed_out else return_code, stdout=outcome.stdout[:keep].decode("utf-8", "replace"),
+        stderr=outcome.stderr[:keep].decode("utf-8", "replace"), cpu_time=outcome.cpu_time,
+        memory_peak=outcome.memory_bytes, verdict=verdict,
+        truncated=outcome.output_limit_exceeded or max(outcome.stdout_length, outcome.stderr_length) > keep,
+        stdout_length=outcome.stdout_length, stderr_length=outcome.stderr_length)
+    return RunCodeResponse(status="Success" if verdict == "OK" else "Failed", run_result=run, files=outcome.files,
                            queue_time=queue_time, executor_pod_name=pod)
 
 
@@ -127,4 +137,5 @@ def judge_response(result: JudgeResult, queue_time: float) -> JudgeResponse:
         cases=[CaseResultModel(verdict=str(c.verdict), cpu_time=c.cpu_time, wall_time=c.wall_time,
                                memory_bytes=c.memory_bytes, exit_code=c.exit_code, signal=c.signal, stdout=c.stdout,
                                stderr=c.stderr, stdout_truncated=c.stdout_truncated,
-                               stderr_truncated=c.stderr_truncated, message=c.message) for c in result.cases])
+                               stderr_truncated=c.stderr_truncated, stdout_length=c.stdout_length,
+                               stderr_length=c.stderr_length, message=c.message) for c in result.cases])

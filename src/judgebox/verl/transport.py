@@ -88,7 +88,7 @@ class Embedded:
                 outcome = future.result() if future is not None else None
             except Exception as exc:
                 return None, _judge_failed(exc)
-            return translate.run_code_response(built, outcome, 0.0, None).model_dump(mode="json"), None
+            return translate.run_code_response(spec, built, outcome, 0.0, None).model_dump(mode="json"), None
         return finish
 
 

@@ -19,11 +19,7 @@ import resource
 import signal
 
 from . import kernel, landlock
-
-RESULT_FD = 3  # harness results (Python runs) or the exec-failure note; closed on exec
-TOKEN_FD = 4  # the per-case pass token, copied into the result by the harness (Python runs)
-PROGRAM_FD = 5  # a compiled program or archive in a memfd, run as /proc/self/fd/5 (kept across exec)
-TESTS_FD = 6  # Python assert cases: the tests, read only by the tests' process after the split (see pyrun)
+from .protocol import JUDGE_ONLY, Fd
 
 
 class Confinement:
@@ -68,24 +64,29 @@ class Confinement:
             os.close(self.ruleset_fd)
             self.ruleset_fd = None
 
-    def enter_run(self, limits: dict, stdio: tuple[int, int, int], result_fd: int, token_fd: int | None,
-                  program_fd: int | None = None, evidence: bool = False, tests_fd: int | None = None) -> None:
-        """The rest, once the request is known: its fds and its limits."""
-        self._arrange_fds(stdio, result_fd, token_fd, program_fd, tests_fd, evidence)
+    def enter_run(self, limits: dict, named: dict[str, int], control_fd: int, evidence: bool = False) -> None:
+        """The rest, once the request is known: its fds (by name, as the judge sent them) and its limits."""
+        self._arrange_fds(named, control_fd, evidence)
         self._set_rlimits(limits)
 
     @staticmethod
-    def _arrange_fds(stdio: tuple[int, int, int], result_fd: int, token_fd: int | None,
-                     program_fd: int | None, tests_fd: int | None, evidence: bool) -> None:
+    def _arrange_fds(named: dict[str, int], control_fd: int, evidence: bool) -> None:
+        """Put each descriptor at its number. Report, token and tests close on exec (an exec'd program
+        never holds them) unless an exec'd in-process harness needs them (``evidence``); the control
+        channel always closes on exec."""
+        by_number = {Fd.STDIN: named["stdin"], Fd.STDOUT: named["stdout"], Fd.STDERR: named["stderr"],
+                     Fd.REPORT: named["result"], Fd.TOKEN: named.get("token"), Fd.PROGRAM: named.get("program"),
+                     Fd.TESTS: named.get("test"), Fd.CONTROL: control_fd}
         # Lift every source above the fixed numbers first, so no dup2 overwrites a source still needed.
-        sources = (*stdio, result_fd, token_fd, program_fd, tests_fd)
-        lifted = [-1 if fd is None else fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 16) for fd in sources]
-        for target, fd in enumerate(lifted):
-            if fd >= 0:  # result, token and tests close on exec, unless an exec'd harness needs them
-                os.dup2(fd, target, inheritable=evidence or target not in (RESULT_FD, TOKEN_FD, TESTS_FD))
+        lifted = {target: fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 16) for target, fd in by_number.items()
+                  if fd is not None}
+        for target in range(Fd.CONTROL + 1):
+            if target in lifted:
+                keep = target not in JUDGE_ONLY or (evidence and target in (Fd.REPORT, Fd.TOKEN, Fd.TESTS))
+                os.dup2(lifted[target], target, inheritable=keep)
             else:
-                _close_quietly(target)
-        os.closerange(TESTS_FD + 1, _max_fd())
+                close_quietly(target)
+        os.closerange(Fd.CONTROL + 1, _max_fd())
 
     def _set_rlimits(self, limits: dict) -> None:
         cpu = int(limits["cpu_time"]) + 2  # the supervisor decides TLE; this only stops a runaway process
@@ -108,7 +109,7 @@ class Confinement:
             resource.setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))
 
 
-def _close_quietly(fd: int) -> None:
+def close_quietly(fd: int) -> None:
     try:
         os.close(fd)
     except OSError:

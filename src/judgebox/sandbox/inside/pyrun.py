@@ -27,24 +27,29 @@ import traceback
 from collections.abc import Callable
 from os import _exit, ftruncate, lseek, pwrite, sendfile  # bound before user code can patch os
 
-from . import files, kernel, split
-from .confine import RESULT_FD, TESTS_FD, TOKEN_FD
+from . import files, kernel, landlock, protocol, split
+from .protocol import JUDGE_ONLY, Fd, Note, RunNote
 
 _BUILTINS = builtins
-TOKEN_BYTES = 32
 SOLUTION_FILE = "solution.py"
 TEST_FILE = "tests.py"
-def prepare() -> None:
+def prepare(nested_domains: bool) -> None:
     """Once, in the zygote: work every run would otherwise repeat (each page a run touches costs it a
-    copy-on-write fault, so what can be done before the fork is done there)."""
-    global _STREAMS
+    copy-on-write fault, so what can be done before the fork is done there). ``nested_domains``: runs
+    are in a Landlock domain, and the program's process of a split run gets one nested in it."""
+    global _STREAMS, _NESTED_DOMAINS
     _STREAMS = _stdio_streams()
+    _NESTED_DOMAINS = nested_domains
     for name in [n for n in sys.modules if n.startswith("_judgebox")]:
         del sys.modules[name]  # judgebox's own modules are not the program's to import
     gc.freeze()  # what the zygote holds is never collected: a run's collection walks only its own objects
 
 
-def run(sources: dict[str, bytes], harness: dict) -> None:
+def run(sources: dict[str, bytes], harness: dict, control: socket.socket) -> None:
+    """``control`` is the run's control channel: notes go there, and it is closed before program code
+    runs in a process that holds it."""
+    global _CONTROL
+    _CONTROL = control
     stdin, stdout, stderr = _STREAMS
     sys.stdin = sys.__stdin__ = stdin
     sys.stdout = sys.__stdout__ = stdout
@@ -59,7 +64,7 @@ def run(sources: dict[str, bytes], harness: dict) -> None:
 
 def _judge(sources: dict[str, bytes], harness: dict, stdout: io.TextIOWrapper, stderr: io.TextIOWrapper) -> None:
     kind = harness["kind"]
-    code = _compile(sources["code"], SOLUTION_FILE, b"compile-error")
+    code = _compile(sources["code"], SOLUTION_FILE, Note.COMPILE_ERROR)
     main = type(sys)("__main__")
     main.__dict__.update(__builtins__=_BUILTINS, __file__=SOLUTION_FILE)
     sys.modules["__main__"] = main
@@ -70,6 +75,7 @@ def _judge(sources: dict[str, bytes], harness: dict, stdout: io.TextIOWrapper, s
     if kind == "call":
         _run_split(code, main.__dict__, stdout, stderr,
                    lambda channel: _call(split.tests_namespace(channel), harness["fn_name"], sources["args"]))
+    _let_go_of_judge_channels()  # stdio: this process runs the program itself
     status = _execute(code, main.__dict__)
     if kind == "stdio":
         del main  # the program's module must become garbage for its finalizers to run (below)
@@ -83,8 +89,12 @@ def _run_split(code: object, namespace: dict, stdout: io.TextIOWrapper, stderr: 
     """Fork the program's process, run ``test`` here against it, pass on ``test``'s payload."""
     tests_end, program_end = socket.socketpair()
     kernel.prctl(kernel.PR_SET_DUMPABLE, 0)  # before the fork: the program's process must never read this one
-    pid = split.fork_program((tests_end, program_end), (RESULT_FD, TOKEN_FD, TESTS_FD))
-    if pid == 0:  # the program's process: no token, no result channel, no tests (they were never read here)
+    protocol.send(_CONTROL, protocol.STARTED)
+    pid = split.fork_program((tests_end, program_end), JUDGE_ONLY)
+    if pid == 0:  # the program's process: no token, no report, no tests (never read here), no control channel
+        _CONTROL.detach()  # its descriptor was closed with the others
+        if _NESTED_DOMAINS:  # it can neither read nor signal the tests' process
+            landlock.enter_nested_domain()
         kernel.prctl(kernel.PR_SET_DUMPABLE, 1)  # its own /proc files are its own again
         status = _execute(code, namespace)
         if status is None:
@@ -106,9 +116,9 @@ def _run_split(code: object, namespace: dict, stdout: io.TextIOWrapper, stderr: 
 
 def _assert(channel: split.Channel) -> tuple[int | None, bytes]:
     """The tests, read and compiled only now, in the tests' process, run on the program's names."""
-    test = _compile(files.read_all(TESTS_FD), TEST_FILE, b"test-compile-error")
+    test = _compile(files.read_all(Fd.TESTS), TEST_FILE, Note.TEST_COMPILE_ERROR)
     names = split.tests_namespace(channel, split.names_used(test))
-    return _execute(test, names, assertion_note=True), b"asserts"
+    return _execute(test, names, assertion_note=True), protocol.PASS
 
 
 def _wait_status(pid: int) -> int:
@@ -116,13 +126,13 @@ def _wait_status(pid: int) -> int:
     return os.waitstatus_to_exitcode(status) & 0xFF
 
 
-def _compile(source: bytes, filename: str, failure_note: bytes) -> object:
+def _compile(source: bytes, filename: str, failure_note: Note) -> object:
     text = source.decode("utf-8", "surrogateescape")
     try:
         code = compile(text, filename, "exec", dont_inherit=True)
     except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError) as exc:
         message = "".join(traceback.format_exception_only(type(exc), exc)).strip()
-        _note(failure_note + b"\n" + message.encode("utf-8", "replace"))
+        _tell_judge(failure_note, message)
         _exit(1)
     linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)  # for tracebacks
     return code
@@ -137,7 +147,7 @@ def _execute(code: object, namespace: dict, assertion_note: bool = False) -> int
     except BaseException as exc:
         _uncaught(exc)
         if assertion_note and isinstance(exc, AssertionError):
-            _note(b"assertion-failed")
+            _report(protocol.ASSERTION_FAILED)
         return 1
     return None
 
@@ -152,7 +162,7 @@ def _call(names: dict, fn_name: str, args_json: bytes) -> tuple[int | None, byte
             target = names[fn_name]
         else:
             sys.stderr.write(f"judgebox: the program defines no function or Solution method {fn_name!r}\n")
-            _note(b"missing-function")
+            _tell_judge(Note.MISSING_FUNCTION, fn_name)
             return 1, b""
         value = target(*json.loads(args_json))
         return None, json.dumps({"value": value}, default=_encode_other, allow_nan=True).encode()
@@ -178,17 +188,35 @@ def _encode_other(value: object) -> object:
 
 
 def _pass(payload: bytes, stdout: io.TextIOWrapper, stderr: io.TextIOWrapper) -> None:
+    """The tests' process's pass: the payload line, then the token (only this process holds either fd)."""
     _flush(stdout, stderr)
-    ftruncate(RESULT_FD, 0)  # drop anything the program wrote here itself
-    pwrite(RESULT_FD, payload + b"\n", 0)
-    lseek(RESULT_FD, len(payload) + 1, os.SEEK_SET)
-    sendfile(RESULT_FD, TOKEN_FD, 0, TOKEN_BYTES)
+    _report(payload)
+    lseek(Fd.REPORT, len(payload) + 1, os.SEEK_SET)
+    sendfile(Fd.REPORT, Fd.TOKEN, 0, protocol.TOKEN_BYTES)
     _exit(0)
 
 
-def _note(note: bytes) -> None:
-    ftruncate(RESULT_FD, 0)
-    pwrite(RESULT_FD, note + b"\n", 0)
+def _report(line: bytes) -> None:
+    ftruncate(Fd.REPORT, 0)
+    pwrite(Fd.REPORT, line + b"\n", 0)
+
+
+def _tell_judge(kind: Note, detail: str) -> None:
+    try:
+        protocol.send(_CONTROL, RunNote(kind, detail).to_wire())
+    except OSError:  # the channel is closed only where program code runs, and none has run where we note
+        pass
+
+
+def _let_go_of_judge_channels() -> None:
+    """Before this process runs program code: it must hold nothing the judge believes."""
+    protocol.send(_CONTROL, protocol.STARTED)
+    _CONTROL.close()
+    for fd in (Fd.REPORT, Fd.TOKEN, Fd.TESTS):
+        try:
+            os.close(fd)
+        except OSError:
+            pass
 
 
 def _finish_like_python(status: int | None, stdout: io.TextIOWrapper, stderr: io.TextIOWrapper) -> None:
@@ -281,3 +309,5 @@ def _stdio_streams() -> tuple[io.TextIOWrapper, io.TextIOWrapper, io.TextIOWrapp
 
 
 _STREAMS: tuple[io.TextIOWrapper, io.TextIOWrapper, io.TextIOWrapper]
+_NESTED_DOMAINS = False
+_CONTROL: socket.socket

@@ -107,6 +107,7 @@ class Zygote:
             ruleset_fd, abi = landlock.build_ruleset(config["read_paths"], config["write_paths"])
             self.layers["landlock"] = abi
         self.accounting = CgroupAccounting(self.cgroups)
+        self.attributes: ProcessAttributes
         seccomp = kernel.SeccompProgram(seccomp_bpf) if seccomp_bpf and config["mode"] != "none" else None
         self.layers["seccomp"] = seccomp is not None
         self.confinement = confine.Confinement(config, ruleset_fd, seccomp)
@@ -119,12 +120,13 @@ class Zygote:
         kernel.prctl(kernel.PR_SET_CHILD_SUBREAPER, 1)
         for name in PREIMPORTS:
             __import__(name)
-        pyrun.prepare()
+        pyrun.prepare(nested_domains=bool(self.layers["landlock"]))
         os.environ.clear()  # the environment every run sees, set once here rather than in each run
         os.environ.update(config["env"])
         self.confinement.lock_down()
         if self.in_pid_namespace:  # a change of uid clears the parent-death signal: ask again
             kernel.prctl(kernel.PR_SET_PDEATHSIG, signal.SIGKILL)
+        self.attributes = ProcessAttributes()
 
     # -- the loop -------------------------------------------------------------------------------------
 
@@ -138,11 +140,11 @@ class Zygote:
             try:
                 reply = self._run(request, fds)
             except Exception as exc:  # a failed run is reported, the slot lives on
-                reply = {"error": f"{type(exc).__name__}: {exc}"}
+                reply = protocol.RunReply(error=f"{type(exc).__name__}: {exc}")
             finally:
                 for fd in fds:
                     os.close(fd)
-            protocol.send(self.sock, reply)
+            protocol.send(self.sock, reply.to_wire())
             self._fork_spare()  # while the judge reads the reply, so the next run starts from a warm fork
 
     # -- one run --------------------------------------------------------------------------------------
@@ -158,64 +160,71 @@ class Zygote:
         theirs.close()
         self.spare = (pid, ours)
 
-    def _hand_over(self, request: dict, fds: list[int]) -> int:
-        """Give the request to the spare once it says it is ready; a spare that failed is replaced once."""
+    def _hand_over(self, request: dict, fds: list[int]) -> tuple[int, socket.socket]:
+        """Give the request to the spare once it says it is ready; a spare that failed is replaced once.
+        Returns the run's pid and its control channel, on which its judge code may send notes."""
         for attempt in (1, 2):
             pid, channel = self.spare
             try:
                 status, _ = protocol.recv(channel)
                 if status is not None and status["op"] == "ready":
                     protocol.send(channel, request, fds)
-                    return pid
+                    return pid, channel
                 error = status["error"] if status else "the spare run exited before it was ready"
             except OSError as exc:
                 error = f"the spare run is unreachable: {exc}"
-            finally:
-                channel.close()
+            channel.close()
             self._kill_leftovers(pid)
             if attempt == 1:
                 self._fork_spare()
         raise RuntimeError(f"could not prepare a run: {error}")
 
-    def _run(self, request: dict, fds: list[int]) -> dict:
+    def _run(self, request: dict, fds: list[int]) -> protocol.RunReply:
         limits = request["limits"]
         self.accounting.prepare(limits)
         cpu0 = self.accounting.cpu_ns()
         self_cpu0 = _self_cpu()
         started = time.monotonic()
         named = dict(zip(request["fd_names"], fds))
-        pid = self._hand_over(request, fds)
-        pidfd = os.pidfd_open(pid)
+        pid, control = self._hand_over(request, fds)
         try:
-            outputs = (named["stdout"], named["stderr"])
-            stopped = self._supervise(pid, pidfd, limits, started, cpu0, outputs)
+            pidfd = os.pidfd_open(pid)
+            try:
+                outputs = (named["stdout"], named["stderr"])
+                stopped = self._supervise(pid, pidfd, limits, started, cpu0, outputs)
+            finally:
+                os.close(pidfd)
+            _, status, usage = os.wait4(pid, 0)
+            wall = time.monotonic() - started
+            self._kill_leftovers(pid)
+            messages = protocol.drain(control)  # every writer is dead: what was sent is all there is
         finally:
-            os.close(pidfd)
-        _, status, usage = os.wait4(pid, 0)
-        wall = time.monotonic() - started
-        self._kill_leftovers(pid)
-        reply = {"wall": wall, "stopped": stopped, "exit_code": None, "signal": None}
-        if os.WIFSIGNALED(status):
-            reply["signal"] = os.WTERMSIG(status)
-        else:
-            reply["exit_code"] = os.WEXITSTATUS(status)
+            control.close()
+        exit_code = os.WEXITSTATUS(status) if not os.WIFSIGNALED(status) else None
         if cpu0 is not None:  # the whole run, every process of it; minus the zygote's own share
-            reply["cpu"] = max(0.0, (self.accounting.cpu_ns() - cpu0) / 1e9 - (_self_cpu() - self_cpu0))
+            cpu = max(0.0, (self.accounting.cpu_ns() - cpu0) / 1e9 - (_self_cpu() - self_cpu0))
         else:
-            reply["cpu"] = usage.ru_utime + usage.ru_stime
-        reply["memory"] = max(usage.ru_maxrss * 1024, self.accounting.memory_peak() or 0)
-        reply["oom"] = self.accounting.oom_killed()
+            cpu = usage.ru_utime + usage.ru_stime
         if request.get("fetch"):
             fetched = files.fetch(self.config["workdir"], request["fetch"], limits["file_size_bytes"])
             os.pwrite(named["fetched"], fetched, 0)
+        retire = self.attributes.changed()
         try:
             self._wipe_workdir()
         except OSError as exc:  # the reply still stands; the judge replaces this slot before its next run
-            reply["retire"] = f"could not wipe the work folder: {exc}"
-        return reply
+            retire = retire or f"could not wipe the work folder: {exc}"
+        return protocol.RunReply(
+            wall=wall, cpu=cpu, memory=max(usage.ru_maxrss * 1024, self.accounting.memory_peak() or 0),
+            exit_code=exit_code, signal=os.WTERMSIG(status) if os.WIFSIGNALED(status) else None,
+            stopped=stopped, oom=self.accounting.oom_killed(), started=protocol.STARTED in messages,
+            notes=[m for m in messages if m.get("op") == "note"], retire=retire)
 
     def _spare(self, channel: socket.socket) -> None:
-        """The forked run: prepare, wait for the request, confine to it, run. Never returns."""
+        """The forked run: prepare, wait for the request, confine to it, run. Never returns.
+
+        ``channel`` becomes the run's control channel (``Fd.CONTROL``): the judge code below reports on it
+        (setup failures here, compile errors in pyrun) and it is closed before any program code runs in
+        this process, or on exec, so nothing on it can come from the program."""
         try:
             self.sock.close()
             kernel.set_process_name("judgebox-spare")
@@ -223,34 +232,36 @@ class Zygote:
         except BaseException as exc:
             protocol.send(channel, {"op": "failed", "error": f"{type(exc).__name__}: {exc}"})
             os._exit(127)
-        result_fd = -1
         try:
             protocol.send(channel, {"op": "ready"})
             request, fds = protocol.recv(channel)
             if request is None:  # the zygote has gone
                 os._exit(0)
-            channel.close()
             kernel.set_process_name("judgebox-run")
             named = dict(zip(request["fd_names"], fds))
-            result_fd = named["result"]
             # Python sources are compiled only in the confined run: the zygote never holds a submission
             # (every later run is a fork of it), and a compile bomb meets the run's limits.
-            # The tests of an assert case are not read here: they stay behind TESTS_FD for the tests'
+            # The tests of an assert case are not read here: they stay behind Fd.TESTS for the tests'
             # process alone, so the program's process never has them in its memory.
             sources = {name: files.read_all(named[name]) for name in ("code", "args", "files") if name in named}
-            self.confinement.enter_run(request["limits"], (named["stdin"], named["stdout"], named["stderr"]),
-                                       result_fd, named.get("token"), named.get("program"),
-                                       request.get("evidence", False), named.get("test"))
-            result_fd = confine.RESULT_FD
+            control = channel.detach()
+            channel = socket.socket(fileno=control)
+            self.confinement.enter_run(request["limits"], named, control, request.get("evidence", False))
+            channel.detach()  # the descriptor is at Fd.CONTROL now
+            channel = socket.socket(fileno=protocol.Fd.CONTROL)
             if "files" in sources:
                 files.place(self.config["workdir"], sources["files"])
             if "python" in request:
-                pyrun.run(sources, request["python"])
+                pyrun.run(sources, request["python"], channel)  # never returns
             confine.reset_signals_for_exec()
+            if "tests_argv" in request:
+                _split_exec(request, channel, nest=bool(self.layers["landlock"]))  # never returns
+            protocol.send(channel, protocol.STARTED)  # judge code's last word: an exec failure is noted below
             os.execve(request["argv"][0], request["argv"], request["env"])
-        except BaseException as exc:  # report to the judge, never fall back into the loop
+        except BaseException as exc:  # judge code failed before the program started: report, never fall back
             try:
-                os.write(result_fd, f"judgebox-setup-failed: {type(exc).__name__}: {exc}\n".encode())
+                protocol.send(channel, protocol.RunNote(protocol.Note.SETUP_FAILED,
+                                                        f"{type(exc).__name__}: {exc}").to_wire())
             finally:
                 os._exit(127)
 
@@ -319,6 +330,54 @@ class Zygote:
         folders = [self.config["workdir"]] + (["/dev/shm"] if self.in_pid_namespace else [])
         for folder in folders:
             _empty_folder(folder)
+
+
+class ProcessAttributes:
+    """What every run inherits from the zygote besides its memory: resource limits, priority, CPU
+    affinity, scheduling policy. The seccomp filter refuses the calls that would let a run change them
+    (they name the zygote by pid); this is the second wall: a zygote whose attributes changed anyway
+    retires, and the judge starts a fresh slot before the next run."""
+
+    LIMITS = tuple(getattr(resource, name) for name in sorted(dir(resource)) if name.startswith("RLIMIT_"))
+
+    def __init__(self) -> None:
+        self.expected = self._read()
+
+    def _read(self) -> tuple:
+        return (tuple(resource.getrlimit(limit) for limit in self.LIMITS), os.getpriority(os.PRIO_PROCESS, 0),
+                os.sched_getaffinity(0), os.sched_getscheduler(0))
+
+    def changed(self) -> str | None:
+        if self._read() == self.expected:
+            return None
+        return "a run changed the slot worker's own limits, priority or affinity"
+
+
+def _split_exec(request: dict, control: socket.socket, nest: bool) -> None:
+    """A split run: the program's process (a child, in a nested Landlock domain so that it can neither
+    read nor signal this one) and the tests' process (this one) each exec their side of the harness,
+    joined by ``Fd.CHANNEL``. Only the tests' process keeps the report, token and tests; the run ends when
+    it does, and whatever is left of the program's side is killed with the run."""
+    tests_end, program_end = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+    protocol.send(control, protocol.STARTED)
+    pid = os.fork()
+    if pid == 0:
+        try:
+            for fd in (protocol.Fd.REPORT, protocol.Fd.TOKEN, protocol.Fd.TESTS):
+                confine.close_quietly(fd)
+            os.dup2(program_end.fileno(), protocol.Fd.CHANNEL, inheritable=True)
+            if nest:
+                landlock.enter_nested_domain()
+            os.execve(request["argv"][0], request["argv"], request["env"])
+        finally:
+            os._exit(127)  # the tests' side sees the channel close: the program did not run
+    os.dup2(tests_end.fileno(), protocol.Fd.CHANNEL, inheritable=True)
+    for fd in (protocol.Fd.REPORT, protocol.Fd.TOKEN, protocol.Fd.TESTS):
+        try:
+            os.set_inheritable(fd, True)
+        except OSError:  # not part of this run
+            pass
+    os.execve(request["tests_argv"][0], request["tests_argv"], request["env"])
 
 
 def _empty_folder(top: str) -> None:

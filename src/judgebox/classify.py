@@ -1,0 +1,84 @@
+"""The one classifier from a run's outcome to its verdict, used by judge(), /judge, /run_code and verl.
+
+Order matters: the judge's own failures first, then the build, then limits, then the answer. Every
+input it reads is the judge's own observation (the zygote's reply, the notes of the run's judge code,
+a report carrying the run's token), except where a line says otherwise.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from . import checkers
+from .checkers import CheckResult, values_equal
+from .languages.spec import LanguageSpec
+from .sandbox.outcome import RunOutcome
+from .types import Case
+from .verdicts import Verdict
+
+RAN = CheckResult(Verdict.AC, "the program ran to its end")  # a run with no expected output (/run_code)
+
+
+def classify(outcome: RunOutcome, spec: LanguageSpec, case: Case | None = None,
+             checker: str = "tokens") -> CheckResult:
+    """The verdict of one run; with ``case=None`` (a bare run) a clean exit is :data:`RAN`."""
+    if outcome.system_error is not None:
+        return CheckResult(Verdict.SE, outcome.system_error)
+    if outcome.compile_error is not None:
+        return CheckResult(Verdict.CE, outcome.compile_error)
+    if outcome.output_limit_exceeded:
+        return CheckResult(Verdict.OLE, "output exceeded the limit")
+    if outcome.out_of_memory or _runtime_out_of_memory(outcome, spec):
+        return CheckResult(Verdict.MLE, "memory limit exceeded")
+    if outcome.stopped is not None:
+        return CheckResult(Verdict.TLE, f"{'CPU' if outcome.stopped == 'cpu' else 'wall-clock'} time limit exceeded")
+    if case is None:
+        return RAN if outcome.clean_exit else CheckResult(Verdict.RE, exit_description(outcome))
+    if case.kind == "stdio":
+        if not outcome.clean_exit:
+            return CheckResult(Verdict.RE, exit_description(outcome))
+        return checkers.get(checker)(outcome.stdout, case.expected_output or "")
+    if outcome.token_ok:
+        return CheckResult(Verdict.AC) if case.kind == "assert" else _check_value(outcome.harness, case.expected_value)
+    if outcome.missing_function:
+        return CheckResult(Verdict.RE, f"the program defines no function or Solution method {case.fn_name!r}")
+    if outcome.harness.startswith(b"assertion-failed"):  # the message only: no pass without the token
+        return CheckResult(Verdict.WA, "assertion failed")
+    if outcome.clean_exit:
+        return CheckResult(Verdict.WA, "the program exited before the tests finished")
+    return CheckResult(Verdict.RE, exit_description(outcome))
+
+
+def _runtime_out_of_memory(outcome: RunOutcome, spec: LanguageSpec) -> bool:
+    """A runtime that reports running out of memory itself (Python's MemoryError under an address-space
+    limit, the JVM's OutOfMemoryError), as its language declares it, in the end of its stderr. The program
+    could write that line itself, which earns it nothing: MLE scores like RE."""
+    if spec.out_of_memory_line is None or outcome.clean_exit or outcome.signal is not None:
+        return False
+    tail = outcome.stderr[-4096:].decode("utf-8", "replace")
+    return re.search(spec.out_of_memory_line, tail, re.MULTILINE) is not None
+
+
+def _check_value(payload: bytes, expected: Any) -> CheckResult:
+    try:
+        actual = json.loads(payload)["value"]
+    except (ValueError, KeyError, TypeError, RecursionError):
+        return CheckResult(Verdict.WA, "the returned value could not be read as data")
+    if isinstance(actual, dict) and set(actual) == {"__repr__"}:
+        actual = actual["__repr__"]
+    if values_equal(actual, expected):
+        return CheckResult(Verdict.AC)
+    return CheckResult(Verdict.WA, f"expected {_short(expected)}, got {_short(actual)}")
+
+
+def _short(value: Any, limit: int = 200) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def exit_description(outcome: RunOutcome) -> str:
+    if outcome.signal is not None:
+        return f"killed by signal {outcome.signal}"
+    return f"exit code {outcome.exit_code}"
