@@ -41,8 +41,10 @@ DENIED = (
 # namespace), and every later run is forked from the zygote and inherits what it has, so a run that lowered
 # the zygote's open-file limit or pinned it to one CPU would spoil every run after it. These calls may name
 # the caller only (pid 0); reading another process's limits (prlimit64 with no new limit) stays allowed.
-SELF_ONLY_BY_PID = ("sched_setaffinity", "sched_setscheduler", "sched_setparam", "sched_setattr", "migrate_pages",
-                    "move_pages")
+# Scheduling hints aimed at another thread or process (Mono sets each of its threads' priority by thread
+# id) are answered "done" and do nothing, so runtimes that only hint do not fail; limits and memory
+# placement aimed elsewhere fail with EPERM.
+HINTS_FOR_SELF_ONLY = ("sched_setaffinity", "sched_setscheduler", "sched_setparam", "sched_setattr")
 PRIO_PROCESS, IOPRIO_WHO_PROCESS = 0, 1
 NAMESPACE_FLAGS = (0x00020000, 0x04000000, 0x08000000, 0x10000000, 0x20000000, 0x40000000, 0x02000000)
 
@@ -67,12 +69,15 @@ def compiled_bpf() -> bytes:
     rules.add_rule(seccomp.ERRNO(errno.ENOSYS), "clone3")
     for flag in NAMESPACE_FLAGS:
         rules.add_rule(deny, "clone", seccomp.Arg(0, seccomp.MASKED_EQ, flag, flag))
-    for name in SELF_ONLY_BY_PID:
-        rules.add_rule(deny, name, seccomp.Arg(0, seccomp.NE, 0))
+    ignore = seccomp.ERRNO(0)
     rules.add_rule(deny, "prlimit64", seccomp.Arg(0, seccomp.NE, 0), seccomp.Arg(2, seccomp.NE, 0))
+    for name in ("migrate_pages", "move_pages"):
+        rules.add_rule(deny, name, seccomp.Arg(0, seccomp.NE, 0))
+    for name in HINTS_FOR_SELF_ONLY:
+        rules.add_rule(ignore, name, seccomp.Arg(0, seccomp.NE, 0))
     for name, which in (("setpriority", PRIO_PROCESS), ("ioprio_set", IOPRIO_WHO_PROCESS)):  # no group, no user
-        rules.add_rule(deny, name, seccomp.Arg(0, seccomp.NE, which))
-        rules.add_rule(deny, name, seccomp.Arg(1, seccomp.NE, 0))
+        rules.add_rule(ignore, name, seccomp.Arg(0, seccomp.NE, which))
+        rules.add_rule(ignore, name, seccomp.Arg(1, seccomp.NE, 0))
     rules.add_rule(seccomp.ERRNO(errno.EACCES), "socket", seccomp.Arg(0, seccomp.NE, socket.AF_UNIX))
     rules.add_rule(seccomp.ERRNO(errno.EPERM), "ioctl", seccomp.Arg(1, seccomp.EQ, 0x5412))  # TIOCSTI
     fd = os.memfd_create("seccomp-bpf", os.MFD_CLOEXEC)

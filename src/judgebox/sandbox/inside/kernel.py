@@ -10,7 +10,9 @@ CLONE_NEWNS, CLONE_NEWUTS, CLONE_NEWIPC = 0x00020000, 0x04000000, 0x08000000
 CLONE_NEWUSER, CLONE_NEWPID, CLONE_NEWNET = 0x10000000, 0x20000000, 0x40000000
 
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC = 1, 2, 4, 8
-MS_REC, MS_PRIVATE = 0x4000, 1 << 18
+MS_REMOUNT, MS_BIND, MS_REC, MS_PRIVATE = 32, 4096, 0x4000, 1 << 18
+MNT_DETACH = 2
+_SYS_PIVOT_ROOT = {"x86_64": 155, "aarch64": 41, "riscv64": 41, "ppc64le": 203, "s390x": 217}
 
 PR_SET_PDEATHSIG, PR_SET_DUMPABLE, PR_SET_NAME, PR_SET_NO_NEW_PRIVS = 1, 4, 15, 38
 PR_SET_SECCOMP, SECCOMP_MODE_FILTER = 22, 2
@@ -33,6 +35,17 @@ def unshare(flags: int) -> None:
 def mount(source: str, target: str, fstype: str | None, flags: int, data: str | None = None) -> None:
     _check(_libc.mount(source.encode(), target.encode(), fstype.encode() if fstype else None,
                        ctypes.c_ulong(flags), data.encode() if data else None))
+
+
+def umount(target: str, flags: int = 0) -> None:
+    _check(_libc.umount2(target.encode(), ctypes.c_int(flags)))
+
+
+def pivot_root(new_root: str, put_old: str) -> None:
+    number = _SYS_PIVOT_ROOT.get(os.uname().machine)
+    if number is None:
+        raise OSError(f"pivot_root: unknown syscall number on {os.uname().machine}")
+    _check(_libc.syscall(ctypes.c_long(number), new_root.encode(), put_old.encode()))
 
 
 def prctl(option: int, arg2: int = 0) -> None:

@@ -20,7 +20,7 @@ import sys
 import time
 import traceback
 
-from . import confine, files, kernel, landlock, protocol, pyrun
+from . import confine, files, kernel, landlock, protocol, pyrun, rootfs
 from .accounting import CgroupAccounting
 
 PREIMPORTS = ("abc", "array", "bisect", "collections", "copy", "dataclasses", "datetime", "decimal", "enum",
@@ -39,9 +39,10 @@ def main(sock_fd: int) -> None:
         os.close(fd)
     try:
         _join_cgroups(config)
+        accounting = CgroupAccounting(config.get("cgroups", {}))  # opened here: the sandbox's root binds them read-only
         if config["mode"] != "none":
             _enter_namespaces(config, sock)  # returns only in the new pid namespace's init
-        zygote = Zygote(config, sock, seccomp_bpf)
+        zygote = Zygote(config, sock, seccomp_bpf, accounting)
     except Exception as exc:
         where = traceback.extract_tb(exc.__traceback__)[-1]
         protocol.send(sock, {"op": "failed", "error": f"{type(exc).__name__}: {exc} "
@@ -75,18 +76,12 @@ def _enter_namespaces(config: dict, sock: socket.socket) -> None:
         os._exit(os.waitstatus_to_exitcode(status) & 0xFF)
     kernel.prctl(kernel.PR_SET_PDEATHSIG, signal.SIGKILL)
     kernel.mount("none", "/", None, kernel.MS_REC | kernel.MS_PRIVATE)
-    kernel.mount("proc", "/proc", "proc", kernel.MS_NOSUID | kernel.MS_NODEV | kernel.MS_NOEXEC,
-                 "hidepid=invisible")
-    owner = f"uid={config['uid']},gid={config['gid']}" if config["mode"] == "root" else "uid=0,gid=0"
-    kernel.mount("tmpfs", config["workdir"], "tmpfs", kernel.MS_NOSUID | kernel.MS_NODEV,
-                 f"size={config['workdir_bytes']},nr_inodes=8192,mode=0700,{owner}")
-    kernel.mount("tmpfs", "/dev/shm", "tmpfs", kernel.MS_NOSUID | kernel.MS_NODEV | kernel.MS_NOEXEC,
-                 f"size={config['shm_bytes']},nr_inodes=1024,mode=0700,{owner}")
+    rootfs.pivot_into_own_root(config)
     kernel.sethostname("judgebox")
 
 
 class Zygote:
-    def __init__(self, config: dict, sock: socket.socket, seccomp_bpf: bytes) -> None:
+    def __init__(self, config: dict, sock: socket.socket, seccomp_bpf: bytes, accounting: CgroupAccounting) -> None:
         self.config = config
         self.sock = sock
         self.layers: dict[str, object] = {"rlimits": True}
@@ -106,7 +101,7 @@ class Zygote:
         if config["mode"] != "none" and config.get("landlock"):
             ruleset_fd, abi = landlock.build_ruleset(config["read_paths"], config["write_paths"])
             self.layers["landlock"] = abi
-        self.accounting = CgroupAccounting(self.cgroups)
+        self.accounting = accounting
         self.attributes: ProcessAttributes
         seccomp = kernel.SeccompProgram(seccomp_bpf) if seccomp_bpf and config["mode"] != "none" else None
         self.layers["seccomp"] = seccomp is not None
