@@ -212,3 +212,31 @@ def test_files_go_in_and_come_back_confined_to_the_work_folder(judge):
     assert outcome.files == {"out.txt": b64(b"made")}  # the link out of the folder is not followed
     refused = judge.pool.submit(PythonProgram("print(1)"), b"", Limits(), {"../up": b64(b"x")}).result()
     assert "not allowed" in refused.system_error
+
+
+class TestSplitCommand:
+    """The two-process run that split assert harnesses build on (languages/split.py)."""
+
+    PROGRAM_SIDE = ("echo from-program >&7; ls /proc/self/fd | tr '\\n' ' '; "
+                    "cat /proc/$PPID/status >/dev/null 2>&1 && echo READ-TESTS; "
+                    "kill -CONT $PPID 2>/dev/null && echo SIGNALLED-TESTS; sleep 30 & exit 0")
+    TESTS_SIDE = ("read x <&7; echo \"got $x\" >&2; cat <&6 >&2; { printf 'asserts\\n'; cat <&4; } >&3; "
+                  "exit ${STATUS:-0}")
+
+    def split(self, judge, status: int = 0):
+        from judgebox.sandbox.slot import SplitCommand
+
+        job = SplitCommand(("/bin/sh", "-c", self.PROGRAM_SIDE),
+                           ("/bin/sh", "-c", f"STATUS={status}; {self.TESTS_SIDE}"), "the tests\n")
+        return judge.pool.submit(job, b"", Limits(cpu_time=2, wall_time=10)).result()
+
+    def test_the_sides_talk_and_only_the_tests_side_holds_the_judges_descriptors(self, judge):
+        outcome = self.split(judge)
+        assert outcome.token_ok and outcome.exit_code == 0 and outcome.wall_time < 10  # the sleeper was killed
+        assert outcome.stderr == b"got from-program\nthe tests\n"
+        fds = set(outcome.stdout.decode().split("\n")[0].split())
+        assert fds <= {"0", "1", "2", "3", "5", "7"}, fds  # 3 is ls's own; never 4, 6 or 8
+        assert b"READ-TESTS" not in outcome.stdout and b"SIGNALLED-TESTS" not in outcome.stdout
+
+    def test_the_runs_status_is_the_tests_sides(self, judge):
+        assert self.split(judge, status=3).exit_code == 3

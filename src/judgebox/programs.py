@@ -16,6 +16,7 @@ from .errors import InvalidCases, LanguageUnavailable
 from .languages.artifacts import ArtifactCache, Build
 from .languages.build import COMPILE_LIMITS, build, environment
 from .languages.spec import LanguageSpec
+from .languages.split import Toolbox
 from .sandbox.outcome import RunOutcome
 from .sandbox.slot import Command, PythonProgram
 from .types import Case, Limits, Submission
@@ -36,7 +37,7 @@ class Programs:
         kinds = {case.kind for case in submission.cases}
         if "call" in kinds:
             raise InvalidCases(f"call-based cases are for Python; {spec.name} takes stdio or assert cases")
-        if "assert" in kinds and spec.asserts is None:
+        if "assert" in kinds and spec.asserts is None and spec.split_asserts is None:
             raise InvalidCases(f"{spec.name} has no assert harness; use stdio cases")
 
     def check_language(self, spec: LanguageSpec) -> None:
@@ -77,6 +78,8 @@ class Programs:
         return (built if spec.compiled else None), run
 
     def _run_built(self, spec: LanguageSpec, source: str, case: Case, limits: Limits) -> Future[RunOutcome]:
+        if case.kind == "assert" and spec.split_asserts is not None:
+            return self._run_split(spec, source, case, limits)
         program = spec.asserts(source, case.assert_code or "") if case.kind == "assert" and spec.asserts else source
         built = build(self.pool.submit, self.cache, spec, program, self.toolchain_cache)
         if built.artifact is None:
@@ -85,6 +88,21 @@ class Programs:
             return done
         job = Command(spec.command(spec.run), environment(spec), evidence=case.kind == "assert")
         return self.pool.submit(job, case.stdin, limits, program=built.artifact)
+
+
+    def _run_split(self, spec: LanguageSpec, source: str, case: Case, limits: Limits) -> Future[RunOutcome]:
+        assert spec.split_asserts is not None
+        prepared = spec.split_asserts(self.toolbox, source, case.assert_code or "")
+        if prepared.job is None:
+            done: Future[RunOutcome] = Future()
+            done.set_result(RunOutcome(compile_error=prepared.compile_error, system_error=prepared.system_error))
+            return done
+        return self.pool.submit(prepared.job, case.stdin, limits, program=prepared.program)
+
+    @property
+    def toolbox(self) -> Toolbox:
+        return Toolbox(lambda spec, source: build(self.pool.submit, self.cache, spec, source, self.toolchain_cache),
+                       self.pool.submit, self.cache, self.toolchain_cache)
 
 
 def _python_job(code: str, case: Case) -> PythonProgram:

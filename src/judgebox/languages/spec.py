@@ -11,6 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .split import SplitBuild, Toolbox
 
 PROGRAM_PATH = "/proc/self/fd/5"
 WORKDIR = "/tmp"
@@ -39,7 +43,9 @@ class LanguageSpec:
     description: str = ""
     runner: str = "exec"  # "exec": a program in the sandbox; "python-fork": the slot's warm interpreter
     prepare: Callable[[str], str] | None = None  # a quirk of the source (Java's class name, PHP's tag)
-    asserts: Callable[[str, str], str] | None = None  # program + test code -> program with evidence
+    asserts: Callable[[str, str], str] | None = None  # program + test code -> program with evidence (in-process)
+    # program + tests -> the two-process assert harness (languages/split.py); wins over ``asserts``
+    split_asserts: Callable[[Toolbox, str, str], SplitBuild] | None = None
     memory_floor_mb: int = 0  # some runtimes cannot start below this; their limit is raised to it
     pch_flags: tuple[str, ...] = ()  # C++: the flags a precompiled bits/stdc++.h must be built with
     out_of_memory_line: str | None = None  # a regex: the runtime's own report of running out of memory (MLE)

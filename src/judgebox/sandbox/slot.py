@@ -59,7 +59,7 @@ class SplitCommand:
 
     argv: tuple[str, ...]
     tests_argv: tuple[str, ...]
-    tests: str
+    tests: str | bytes  # fd 6: the tests' code, or the tests' side's built program
     env: dict[str, str] = field(default_factory=lambda: dict(RUN_ENV))
 
 
@@ -187,7 +187,8 @@ class Slot:
                 request["python"] = self._python_request(job, fds)
             elif isinstance(job, SplitCommand):
                 request.update(argv=list(job.argv), tests_argv=list(job.tests_argv), env=job.env)
-                fds["test"] = _memfd("test", job.tests.encode("utf-8", "surrogateescape"))
+                tests = job.tests if isinstance(job.tests, bytes) else job.tests.encode("utf-8", "surrogateescape")
+                fds["test"] = _memfd("test", tests)
             else:
                 request.update(argv=list(job.argv), env=job.env, evidence=job.evidence)
             if files:

@@ -360,19 +360,26 @@ def _split_exec(request: dict, control: socket.socket, nest: bool) -> None:
         try:
             for fd in (protocol.Fd.REPORT, protocol.Fd.TOKEN, protocol.Fd.TESTS):
                 confine.close_quietly(fd)
-            os.dup2(program_end.fileno(), protocol.Fd.CHANNEL, inheritable=True)
+            _place(program_end, protocol.Fd.CHANNEL)
             if nest:
                 landlock.enter_nested_domain()
             os.execve(request["argv"][0], request["argv"], request["env"])
         finally:
             os._exit(127)  # the tests' side sees the channel close: the program did not run
-    os.dup2(tests_end.fileno(), protocol.Fd.CHANNEL, inheritable=True)
+    _place(tests_end, protocol.Fd.CHANNEL)
     for fd in (protocol.Fd.REPORT, protocol.Fd.TOKEN, protocol.Fd.TESTS):
         try:
             os.set_inheritable(fd, True)
         except OSError:  # not part of this run
             pass
     os.execve(request["tests_argv"][0], request["tests_argv"], request["env"])
+
+
+def _place(sock: socket.socket, number: int) -> None:
+    """``sock`` at ``number``, inherited across exec (dup2 onto itself would keep close-on-exec)."""
+    if sock.fileno() != number:
+        os.dup2(sock.fileno(), number)
+    os.set_inheritable(number, True)
 
 
 def _empty_folder(top: str) -> None:
