@@ -1,16 +1,35 @@
-"""The embedded worker pool: one sandbox slot per core, one thread per slot, one shared queue.
+"""The embedded worker pool: one sandbox slot per core, one thread per slot, jobs queued per tenant.
 
 Callers on any thread submit jobs and get ``concurrent.futures.Future`` objects back, so the sync API
 blocks on them and the async API awaits them without tying up a thread. No signals are used, so the
 pool works from any thread (verl calls reward functions from thread pools).
+
+Fairness: every job belongs to a :class:`Group` (one submission), and every group to a :class:`Tenant`
+(whom the pool is fair between: one HTTP request, one ``judge()`` call; the submissions of one
+``/judge/batch`` request share one). Jobs wait in a queue per tenant, and a free slot takes the next job
+round-robin across the tenants with queued jobs, skipping a tenant that already runs its share,
+``ceil(slots / tenants with queued jobs)``. So one submission's many cases cannot hold every slot while
+another waits: a newcomer starts as soon as any slot frees. A slot never idles while a job is queued
+(if every tenant with queued jobs ran its share, the shares would fill every slot).
+
+Which group a job joins: the ``group`` argument of :meth:`WorkerPool.submit`; else the group made current
+with :func:`grouped` (a context variable, so it follows the caller's asyncio task and threads started
+with the context, as ``asyncio.to_thread`` does); else one group per asyncio task, or per thread outside
+asyncio. So concurrent ``Judge.judge`` calls from verl's thread pool are fair to one another unchanged.
 """
 
 from __future__ import annotations
 
+import asyncio
 import os
-import queue
 import threading
+import time
+import weakref
+from collections import deque
+from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import contextmanager
+from contextvars import ContextVar
 
 from ..languages.artifacts import Artifact
 from ..sandbox.config import SandboxConfig
@@ -19,7 +38,65 @@ from ..sandbox.slot import Command, PythonProgram, Slot, SlotFailure
 from ..types import Limits
 
 Job = Command | PythonProgram
-_STOP = object()
+
+
+class Tenant:
+    """Whom the pool is fair between. Its queue and running count belong to the pool (under its lock)."""
+
+    __slots__ = ("_queue", "_running")
+
+    def __init__(self) -> None:
+        self._queue: deque[tuple[Group, tuple]] = deque()
+        self._running = 0
+
+
+class Group:
+    """The jobs of one submission, for its caller to follow and to cancel.
+
+    ``started`` is the ``time.monotonic()`` at which its first job started on a slot (None until then);
+    ``cancelled`` is set by :meth:`WorkerPool.cancel`, after which the group's new jobs are cancelled at once.
+    """
+
+    __slots__ = ("cancelled", "started", "tenant")
+
+    def __init__(self, tenant: Tenant | None = None) -> None:
+        self.tenant = tenant or Tenant()
+        self.started: float | None = None
+        self.cancelled = False
+
+
+_current: ContextVar[Group | None] = ContextVar("judgebox_pool_group", default=None)
+_per_thread = threading.local()
+_per_task: weakref.WeakKeyDictionary[asyncio.Task, Group] = weakref.WeakKeyDictionary()
+_per_task_lock = threading.Lock()
+
+
+@contextmanager
+def grouped(group: Group) -> Iterator[Group]:
+    """Jobs submitted in this context (without a ``group`` argument) join ``group``."""
+    token = _current.set(group)
+    try:
+        yield group
+    finally:
+        _current.reset(token)
+
+
+def current_group() -> Group:
+    """The group a job submitted here joins: :func:`grouped`'s, else the asyncio task's, else the thread's."""
+    group = _current.get()
+    if group is not None:
+        return group
+    try:
+        task = asyncio.current_task()
+    except RuntimeError:  # no event loop runs in this thread
+        task = None
+    if task is not None:
+        with _per_task_lock:
+            return _per_task.setdefault(task, Group())
+    group = getattr(_per_thread, "group", None)
+    if group is None:
+        group = _per_thread.group = Group()
+    return group
 
 
 class WorkerPool:
@@ -33,10 +110,10 @@ class WorkerPool:
             for slot in self.slots:
                 slot.close()
             raise errors[0]  # type: ignore[misc]
-        self._queue: queue.SimpleQueue[object] = queue.SimpleQueue()
+        self._cond = threading.Condition()
+        self._ready: deque[Tenant] = deque()  # tenants with queued jobs, in round-robin order
         self._closed = False
         self._running = [False] * len(self.slots)  # each written by its own slot's thread only
-        self._lock = threading.Lock()
         self._threads = [threading.Thread(target=self._work, args=(slot,), name=f"judgebox-slot-{slot.index}",
                                           daemon=True) for slot in self.slots]
         for thread in self._threads:
@@ -47,30 +124,82 @@ class WorkerPool:
         return self.slots[0].layers
 
     def submit(self, job: Job, stdin: bytes, limits: Limits, files: dict[str, str | None] | None = None,
-               fetch: tuple[str, ...] = (), program: Artifact | None = None) -> Future[RunOutcome]:
-        """Queue one job; ``files``, ``fetch`` and ``program`` as in :meth:`Slot.run` (the artifact is
-        kept alive by the queued job until it has run)."""
+               fetch: tuple[str, ...] = (), program: Artifact | None = None,
+               group: Group | None = None) -> Future[RunOutcome]:
+        """Queue one job in ``group`` (default: :func:`current_group`); ``files``, ``fetch`` and ``program``
+        as in :meth:`Slot.run` (the artifact is kept alive by the queued job until it has run)."""
+        group = group or current_group()
         future: Future[RunOutcome] = Future()
-        with self._lock:
+        with self._cond:
             if self._closed:
                 raise RuntimeError("the judge has been closed")
-            self._queue.put((future, job, stdin, limits, files, fetch, program))
+            if group.cancelled:
+                future.cancel()
+                return future
+            tenant = group.tenant
+            if not tenant._queue:
+                self._ready.append(tenant)
+            tenant._queue.append((group, (future, job, stdin, limits, files, fetch, program)))
+            self._cond.notify()
         return future
+
+    def cancel(self, group: Group, unless_started: bool = False) -> bool:
+        """Cancel the group's queued jobs, and any it submits from now on; jobs already running finish.
+        With ``unless_started``, do nothing if one of its jobs has started. True if cancelled."""
+        with self._cond:
+            if unless_started and group.started is not None:
+                return False
+            group.cancelled = True
+            tenant = group.tenant
+            mine = [task for owner, task in tenant._queue if owner is group]
+            if mine:
+                kept = [(owner, task) for owner, task in tenant._queue if owner is not group]
+                tenant._queue = deque(kept)
+                if not kept:
+                    self._ready.remove(tenant)
+        for future, *_ in mine:
+            future.cancel()
+        return True
 
     @property
     def busy(self) -> int:
         """Slots running a job right now."""
         return sum(self._running)
 
+    def _next(self) -> tuple[Tenant, tuple] | None:
+        """The next job for a free slot (under the lock): round-robin over the tenants with queued jobs,
+        skipping those that run their share already. Marks it running."""
+        while self._ready:
+            share = -(-len(self.slots) // len(self._ready))
+            for _ in range(len(self._ready)):
+                tenant = self._ready[0]
+                self._ready.rotate(-1)  # served or skipped, it goes to the back
+                if tenant._running < share:
+                    break
+            else:
+                return None  # not reached by a free slot: the shares of the waiting tenants fill every slot
+            group, task = tenant._queue.popleft()
+            if not tenant._queue:
+                self._ready.pop()  # the tenant just rotated to the back
+            if task[0].set_running_or_notify_cancel():  # False: the caller cancelled it; take the next
+                tenant._running += 1
+                if group.started is None:
+                    group.started = time.monotonic()
+                return tenant, task
+        return None
+
     def _work(self, slot: Slot) -> None:
+        tenant: Tenant | None = None
         while True:
-            task = self._queue.get()
-            if task is _STOP:
-                slot.close()
-                return
-            future, job, stdin, limits, files, fetch, program = task  # type: ignore[misc]
-            if not future.set_running_or_notify_cancel():
-                continue
+            with self._cond:
+                if tenant is not None:
+                    tenant._running -= 1
+                while (picked := self._next()) is None:
+                    if self._closed:  # queued jobs are run before the slots close
+                        slot.close()
+                        return
+                    self._cond.wait()
+            tenant, (future, job, stdin, limits, files, fetch, program) = picked
             self._running[slot.index] = True
             try:
                 outcome = slot.run(job, stdin, limits, files, fetch, program.fd if program else None)
@@ -81,13 +210,13 @@ class WorkerPool:
             finally:
                 self._running[slot.index] = False
             future.set_result(outcome)
+            del picked, future, job, stdin, files, program  # not kept alive while the slot waits for work
 
     def close(self) -> None:
-        with self._lock:
+        with self._cond:
             if self._closed:
                 return
             self._closed = True
-            for _ in self._threads:
-                self._queue.put(_STOP)
+            self._cond.notify_all()
         for thread in self._threads:
             thread.join(timeout=30)

@@ -1,48 +1,84 @@
-"""Admission control: a bounded number of requests run at once, a bounded number wait, none forever.
+"""Admission control: a bounded number of requests in flight, none waiting past its deadline or its caller.
 
-A request that cannot start before its deadline gets an :class:`Overloaded` (the server answers 504,
-which verl and the judgebox client retry). Time spent waiting is reported and never counted against
+Requests are not gated by count: each one's jobs go to the worker pool's queue as a group of their own,
+and the pool is fair between them (``judgebox.backends.local``). What this module adds, per request:
+
+- a bound on the requests in flight (beyond it, :class:`Overloaded` at once);
+- a deadline for the request's first job to start on a slot (the server's ``--max-wait``, or less when
+  the caller's budget is less): past it, its queued jobs are cancelled and :class:`Overloaded` raised (the
+  server answers 504, which verl and the judgebox client retry);
+- the client hanging up: its queued jobs are cancelled (jobs already running finish) and
+  :class:`ClientGone` raised.
+
+Time spent waiting is reported (``Group.started`` minus the request's arrival) and never counted against
 the program: its limits are enforced by the sandbox from the moment it starts.
 """
 
 from __future__ import annotations
 
 import asyncio
-import time
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
+
+from ..backends.local import Group, Tenant, WorkerPool, grouped
+
+T = TypeVar("T")
 
 
 class Overloaded(Exception):
     pass
 
 
-class Admission:
-    def __init__(self, max_active: int, max_waiting: int, max_wait: float) -> None:
-        self._active = asyncio.Semaphore(max_active)
-        self.max_waiting = max_waiting
-        self.max_wait = max_wait
-        self.waiting = 0
+class ClientGone(Exception):
+    """The client disconnected before its answer was ready; its queued work was cancelled."""
 
-    @asynccontextmanager
-    async def admit(self, max_wait: float | None = None) -> AsyncIterator[float]:
-        """Wait for a place, at most ``max_wait`` seconds (never more than the server's own bound);
-        yields the seconds waited."""
-        started = time.monotonic()
-        if self._active.locked():  # the common, uncontended case costs no timer
-            if self.waiting >= self.max_waiting:
-                raise Overloaded(f"the queue is full ({self.max_waiting} requests waiting); retry later")
-            wait = self.max_wait if max_wait is None else max(0.0, min(max_wait, self.max_wait))
-            self.waiting += 1
-            try:
-                await asyncio.wait_for(self._active.acquire(), wait)
-            except asyncio.TimeoutError:
-                raise Overloaded(f"no sandbox slot became free within {wait:g} s; retry later") from None
-            finally:
-                self.waiting -= 1
-        else:
-            await self._active.acquire()
+
+class Admission:
+    def __init__(self, pool: WorkerPool, max_requests: int, max_wait: float) -> None:
+        self.pool = pool
+        self.max_requests = max_requests
+        self.max_wait = max_wait
+        self._in_flight: set[Group] = set()
+
+    @property
+    def waiting(self) -> int:
+        """Requests in flight none of whose jobs has started yet."""
+        return sum(1 for group in self._in_flight if group.started is None)
+
+    async def run(self, work: Callable[[], Awaitable[T]], max_wait: float | None = None,
+                  gone: Callable[[], Awaitable[object]] | None = None,
+                  tenant: Tenant | None = None) -> tuple[T, Group]:
+        """Await ``work()``, whose jobs join a new group (of ``tenant``, or of a tenant of its own), and
+        return its result with the group. Its first job must start within ``max_wait`` seconds (never more
+        than the server's own bound), else :class:`Overloaded`; when ``gone()`` returns (the client hung
+        up), :class:`ClientGone`. Either way, and when the caller is cancelled, the queued jobs are cancelled."""
+        if len(self._in_flight) >= self.max_requests:
+            raise Overloaded(f"too many requests in flight ({self.max_requests}); retry later")
+        wait = self.max_wait if max_wait is None else max(0.0, min(max_wait, self.max_wait))
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + wait
+        group = Group(tenant)
+        with grouped(group):  # the task copies the context: every job it submits joins the group
+            task = asyncio.ensure_future(work())
+        watcher = asyncio.ensure_future(gone()) if gone is not None else None
+        self._in_flight.add(group)
         try:
-            yield time.monotonic() - started
+            while True:
+                timeout = None if group.started is not None else max(0.0, deadline - loop.time())
+                done, _ = await asyncio.wait([task] if watcher is None else [task, watcher], timeout=timeout,
+                                             return_when=asyncio.FIRST_COMPLETED)
+                if task in done:
+                    return task.result(), group
+                if watcher is not None and watcher in done:
+                    if watcher.exception() is None:
+                        raise ClientGone("the client disconnected")
+                    watcher = None  # the receive channel failed: stop watching, keep judging
+                elif self.pool.cancel(group, unless_started=True):
+                    raise Overloaded(f"no sandbox slot became free within {wait:g} s; retry later")
         finally:
-            self._active.release()
+            self._in_flight.discard(group)
+            if not task.done():
+                self.pool.cancel(group)
+                task.cancel()
+            if watcher is not None:
+                watcher.cancel()

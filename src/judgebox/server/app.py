@@ -8,11 +8,13 @@ This is the only package that imports the web framework.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import json
 import logging
 import os
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 
@@ -22,13 +24,14 @@ from fastapi.responses import JSONResponse, PlainTextResponse, Response, Streami
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from pydantic import BaseModel
 
+from ..backends.local import Group, Tenant
 from ..errors import JudgeboxError
 from ..judging import Judge
 from ..sandbox.config import SandboxConfig
 from ..sandbox.outcome import RunOutcome
 from ..selftest import language_report
 from . import translate
-from .admission import Admission, Overloaded
+from .admission import Admission, ClientGone, Overloaded
 from .metrics import Metrics
 from .middleware import BodySizeLimit, RequestFrame, request_id
 from .schemas import BatchLine, BatchRequest, JudgeRequest, JudgeResponse, RunCodeRequest, RunCodeResponse
@@ -42,8 +45,8 @@ class ServerSettings:
     slots: int | None = None  # sandbox slots; default one per core
     token: str | None = None  # bearer token required on every endpoint but OPEN_PATHS
     max_body_bytes: int = 64 * 1024 * 1024
-    max_waiting: int = 4096  # requests queued for admission before 504s
-    max_wait: float = 30.0  # seconds a request may wait for admission
+    max_waiting: int = 4096  # requests in flight before 504s
+    max_wait: float = 30.0  # seconds a request may wait for its first case to start on a slot
     default_memory_mb: int = 1024  # for /run_code's memory_limit_MB = -1
     output_bytes: int = 64 * 1024 * 1024
     sandbox: SandboxConfig = field(default_factory=SandboxConfig)
@@ -56,6 +59,9 @@ def create_app(settings: ServerSettings | None = None, judge: Judge | None = Non
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         owned = judge is None
+        # Work the handlers (and Judge's async API) hand to the default executor keeps the request's
+        # context, so the jobs it queues join the request's group in the worker pool.
+        asyncio.get_running_loop().set_default_executor(_ContextExecutor())
         state["judge"] = judge or Judge(settings.sandbox, settings.slots)
         # Every language's self-test runs in the background: the server answers at once, and /health
         # says "pending" for the languages until their tests are done.
@@ -72,6 +78,7 @@ def create_app(settings: ServerSettings | None = None, judge: Judge | None = Non
                   description="A SandboxFusion-compatible code execution service with a native batch judge API.")
     metrics = Metrics()
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(_StampArrival)
     routes: set[str] = set()  # the app's paths; any other path is counted as "other" (bounded label values)
 
     def count(path: str, status: int) -> None:
@@ -87,9 +94,9 @@ def create_app(settings: ServerSettings | None = None, judge: Judge | None = Non
 
     def admission() -> Admission:
         if "admission" not in state:  # made on the server's event loop
-            slots = len(the_judge().pool.slots)
-            state["admission"] = Admission(2 * slots, settings.max_waiting, settings.max_wait)
-            metrics.slots.set(slots)
+            pool = the_judge().pool
+            state["admission"] = Admission(pool, settings.max_waiting, settings.max_wait)
+            metrics.slots.set(len(pool.slots))
         return state["admission"]  # type: ignore[return-value]
 
     @app.exception_handler(RequestValidationError)
@@ -113,6 +120,10 @@ def create_app(settings: ServerSettings | None = None, judge: Judge | None = Non
     @app.exception_handler(Overloaded)
     async def overloaded(request: Request, exc: Overloaded) -> JSONResponse:
         return JSONResponse({"detail": str(exc)}, status_code=504, headers={"Retry-After": "1"})
+
+    @app.exception_handler(ClientGone)
+    async def client_gone(request: Request, exc: ClientGone) -> Response:
+        return Response(status_code=499)  # nobody reads it; logged and counted as nginx does
 
     @app.exception_handler(Exception)
     async def failed(request: Request, exc: Exception) -> JSONResponse:
@@ -143,31 +154,35 @@ def create_app(settings: ServerSettings | None = None, judge: Judge | None = Non
         return PlainTextResponse(generate_latest(metrics.registry), media_type=CONTENT_TYPE_LATEST)
 
     @app.post("/run_code", response_model=RunCodeResponse)
-    async def run_code(body: RunCodeRequest) -> Response:
+    async def run_code(body: RunCodeRequest, request: Request) -> Response:
         """Run one program (SandboxFusion's API): HTTP 200 whatever the program did."""
         spec = translate.run_code_language(body.language)
         if isinstance(spec, str):
             return _json(RunCodeResponse(status="SandboxError", executor_pod_name=pod, message=spec))
         arguments = translate.run_once_arguments(spec, body, settings.default_memory_mb, settings.output_bytes)
-        started = time.monotonic()
+        arrived = _arrival(request)
         programs = the_judge().programs
-        async with admission().admit(translate.queue_budget(body)) as waited:
-            metrics.queue_time.observe(waited)
+
+        async def run() -> tuple[object, RunOutcome | None]:
             if spec.compiled:  # the compiler may run: off the event loop
                 built, future = await asyncio.get_running_loop().run_in_executor(None, programs.run_once, *arguments)
             else:
                 built, future = programs.run_once(*arguments)
-            outcome: RunOutcome | None = await asyncio.wrap_future(future) if future is not None else None
-        response = translate.run_code_response(spec, built, outcome, waited, pod)
+            return built, await asyncio.wrap_future(future) if future is not None else None
+
+        (built, outcome), group = await admission().run(run, translate.queue_budget(body), _hang_up(request))
+        waited = _queue_time(group, arrived)
+        metrics.queue_time.observe(waited)
+        response = translate.run_code_response(spec, built, outcome, waited, pod)  # type: ignore[arg-type]
         result = response.run_result or response.compile_result
         verdict = result.verdict if result and result.verdict else "SE" if response.status == "SandboxError" else "CE"
         metrics.cases.labels(spec.name, verdict).inc()
-        metrics.latency.labels("/run_code", spec.name).observe(time.monotonic() - started)
+        metrics.latency.labels("/run_code", spec.name).observe(time.monotonic() - arrived)
         return _json(response)
 
-    async def judge_one(body: JudgeRequest) -> JudgeResponse:
+    async def judge_one(body: JudgeRequest, arrived: float, gone: Callable[[], Awaitable[object]] | None,
+                        tenant: Tenant | None = None) -> JudgeResponse:
         judge = the_judge()
-        started = time.monotonic()
         if body.cases is not None:
             cases: object = translate.cases_from(body.cases)
         elif body.test_cases is not None:
@@ -177,26 +192,32 @@ def create_app(settings: ServerSettings | None = None, judge: Judge | None = Non
                                            "type": "missing"}])
         submission = judge.submission(body.code, cases, body.language, translate.limits_from(body.limits),
                                       body.checker, body.stop_on_first_failure)
-        async with admission().admit() as waited:
-            metrics.queue_time.observe(waited)
-            result = await judge.judge_submission_async(submission)
+        result, group = await admission().run(lambda: judge.judge_submission_async(submission), gone=gone,
+                                              tenant=tenant)
+        waited = _queue_time(group, arrived)
+        metrics.queue_time.observe(waited)
         for case in result.cases:
             metrics.cases.labels(submission.language, str(case.verdict)).inc()
-        metrics.latency.labels("/judge", submission.language).observe(time.monotonic() - started)
+        metrics.latency.labels("/judge", submission.language).observe(time.monotonic() - arrived)
         return translate.judge_response(result, waited)
 
     @app.post("/judge", response_model=JudgeResponse)
-    async def judge_endpoint(body: JudgeRequest) -> Response:
+    async def judge_endpoint(body: JudgeRequest, request: Request) -> Response:
         """Judge one submission on all its cases; the headline verdict and every case's result."""
-        return _json(await judge_one(body))
+        return _json(await judge_one(body, _arrival(request), _hang_up(request)))
 
     @app.post("/judge/batch", response_class=StreamingResponse,
               responses={200: {"content": {"application/x-ndjson": {"schema": BatchLine.model_json_schema()}}}})
-    async def judge_batch(body: BatchRequest) -> StreamingResponse:
-        """Judge many submissions; one NDJSON line (a ``BatchLine``) per submission as each finishes."""
-        async def line(index: int, request: JudgeRequest) -> str:
+    async def judge_batch(body: BatchRequest, request: Request) -> StreamingResponse:
+        """Judge many submissions; one NDJSON line (a ``BatchLine``) per submission as each finishes.
+        The submissions share one tenant: the request is as fair to others as a /judge of all their cases."""
+        arrived = _arrival(request)
+        tenant = Tenant()
+
+        async def line(index: int, submission: JudgeRequest) -> str:
             try:
-                return BatchLine(index=index, result=await judge_one(request)).model_dump_json()
+                result = await judge_one(submission, arrived, None, tenant)
+                return BatchLine(index=index, result=result).model_dump_json()
             except (JudgeboxError, RequestValidationError, Overloaded, UnicodeEncodeError, RecursionError) as exc:
                 return BatchLine(index=index, error=_error_text(exc)).model_dump_json()
             except Exception:  # one submission must not cut the stream the others are still coming on
@@ -204,17 +225,61 @@ def create_app(settings: ServerSettings | None = None, judge: Judge | None = Non
                 return BatchLine(index=index, error=f"internal error; request id {request_id.get()}").model_dump_json()
 
         async def stream() -> AsyncIterator[str]:
-            tasks = [asyncio.ensure_future(line(i, r)) for i, r in enumerate(body.submissions)]
+            tasks = {asyncio.ensure_future(line(i, r)) for i, r in enumerate(body.submissions)}
+            gone = asyncio.ensure_future(_hang_up(request)())
             try:
-                for finished in asyncio.as_completed(tasks):
-                    yield await finished + "\n"
+                while tasks:
+                    done, tasks = await asyncio.wait(tasks | {gone}, return_when=asyncio.FIRST_COMPLETED)
+                    if gone in done:
+                        return  # the client hung up: the submissions not yet answered are cancelled below
+                    tasks.discard(gone)
+                    for finished in done:
+                        yield finished.result() + "\n"
             finally:
+                gone.cancel()
                 for task in tasks:
                     task.cancel()
 
         return StreamingResponse(stream(), media_type="application/x-ndjson")
 
     return app
+
+
+class _StampArrival:
+    """Records when a request arrived, before its body is read: queue times and deadlines count from there."""
+
+    def __init__(self, app: object) -> None:
+        self.app = app
+
+    async def __call__(self, scope: dict, receive: object, send: object) -> None:
+        scope["judgebox.arrived"] = time.monotonic()
+        await self.app(scope, receive, send)  # type: ignore[operator]
+
+
+def _arrival(request: Request) -> float:
+    return request.scope.get("judgebox.arrived") or time.monotonic()
+
+
+def _queue_time(group: Group, arrived: float) -> float:
+    """From the request's arrival until its first job started on a slot (until now if none ran)."""
+    return max(0.0, (group.started or time.monotonic()) - arrived)
+
+
+def _hang_up(request: Request) -> Callable[[], Awaitable[None]]:
+    """A coroutine function that returns when the client disconnects. Called once the body has been read,
+    when the server's receive channel has nothing more to give but the disconnect."""
+    async def gone() -> None:
+        while (await request.receive())["type"] != "http.disconnect":
+            pass
+    return gone
+
+
+class _ContextExecutor(ThreadPoolExecutor):
+    """The event loop's default executor, passing the caller's context on to the thread (as
+    ``asyncio.to_thread`` does), so that a build run off the loop queues its jobs in the request's group."""
+
+    def submit(self, fn, /, *args, **kwargs):  # type: ignore[no-untyped-def, override]
+        return super().submit(contextvars.copy_context().run, fn, *args, **kwargs)
 
 
 def _json(model: BaseModel) -> Response:
