@@ -98,7 +98,10 @@ class Slot:
         if mode == "root":
             self._cgroups = SlotCgroups(f"judgebox-{os.getpid()}-{next(_slot_ids)}")
         workdir = "/tmp" if mode != "none" else _trusted_workdir()
-        os.makedirs(self.config.cache_dir, mode=0o755, exist_ok=True)  # bound into the sandbox's root at boot
+        try:  # bound into the sandbox's root at boot, so it must exist by then
+            os.makedirs(self.config.cache_dir, mode=0o755, exist_ok=True)
+        except OSError:  # an unwritable home: no toolchain cache, which only costs speed
+            pass
         config = {
             "mode": mode, "uid": self.uid, "gid": self.uid, "workdir": workdir,
             "workdir_bytes": self.config.workdir_bytes, "shm_bytes": self.config.shm_bytes,

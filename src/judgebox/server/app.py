@@ -156,7 +156,7 @@ def create_app(settings: ServerSettings | None = None, judge: Judge | None = Non
     @app.post("/run_code", response_model=RunCodeResponse)
     async def run_code(body: RunCodeRequest, request: Request) -> Response:
         """Run one program (SandboxFusion's API): HTTP 200 whatever the program did."""
-        spec = translate.run_code_language(body.language)
+        spec = translate.run_code_language(body.language, the_judge().programs)
         if isinstance(spec, str):
             return _json(RunCodeResponse(status="SandboxError", executor_pod_name=pod, message=spec))
         arguments = translate.run_once_arguments(spec, body, settings.default_memory_mb, settings.output_bytes)

@@ -7,6 +7,7 @@ from ..classify import classify
 from ..errors import JudgeboxError
 from ..languages import LanguageSpec
 from ..languages.artifacts import Build
+from ..programs import Programs
 from ..sandbox.outcome import RunOutcome
 from ..types import Case, JudgeResult, Limits
 from ..verdicts import Verdict
@@ -28,12 +29,15 @@ NOT_RUN_HERE = {"go_test", "junit", "pytest", "jest", "D_ut", "kotlin_script", "
                 "verilog", "lean", "cuda", "python_gpu", "sql", "python2", "gtest", "react"}
 
 
-def run_code_language(name: str) -> LanguageSpec | str:
-    """The language a /run_code name runs as, or why it does not run here."""
+def run_code_language(name: str, programs: Programs) -> LanguageSpec | str:
+    """The language a /run_code name runs as, or why it does not run here (unknown, no toolchain, or not
+    runnable correctly in this sandbox's isolation mode)."""
     if name in NOT_RUN_HERE:
         return f"language {name!r} is not available on this server"
     try:
-        return languages.get(name)
+        spec = languages.get(name)
+        programs.check_language(spec)
+        return spec
     except JudgeboxError as exc:
         return str(exc)
 

@@ -72,7 +72,7 @@ class Embedded:
         except ValidationError as exc:
             invalid = f"API Call Failed: API Request Error: invalid request: {exc}"
             return lambda: (None, invalid)
-        spec = translate.run_code_language(request.language)
+        spec = translate.run_code_language(request.language, default_judge().programs)
         if isinstance(spec, str):
             refused = RunCodeResponse(status="SandboxError", message=spec).model_dump(mode="json")
             return lambda: (refused, None)
