@@ -22,12 +22,13 @@ import enum
 import json
 import os
 import socket
-from dataclasses import MISSING, asdict, dataclass, field, fields
+from dataclasses import MISSING, dataclass, field, fields
 
 MAX_MESSAGE = 1 << 20
 MAX_FDS = 12
 TOKEN_BYTES = 32
 NOTE_DETAIL_CHARS = 8000  # a compiler's first errors are the useful ones
+CONTROL_MESSAGE = 64 * 1024  # a note, JSON-escaped, fits
 
 
 class Fd(enum.IntEnum):
@@ -91,9 +92,17 @@ class RunReply:
     retire: str | None = None  # the slot must not run anything more (the reply still stands)
 
     def to_wire(self) -> dict:
-        defaults = {f.name: f.default for f in fields(self) if f.default is not MISSING}
-        return {key: value for key, value in asdict(self).items()
-                if value != [] and not (key in defaults and value is defaults[key])}
+        return RunReply.wire(**{f.name: getattr(self, f.name) for f in fields(self)})
+
+    @staticmethod
+    def wire(**values: object) -> dict:
+        """The message for these fields, without building a record: the zygote sends one per run, and
+        every object it allocates while a spare is forked costs a copy-on-write fault."""
+        unknown = values.keys() - _REPLY_DEFAULTS.keys()
+        if unknown:
+            raise ValueError(f"a run reply with unknown fields {sorted(unknown)}")
+        return {key: value for key, value in values.items()
+                if value is not _REPLY_DEFAULTS[key] and value != []}
 
     @classmethod
     def from_wire(cls, message: dict) -> RunReply:
@@ -108,6 +117,9 @@ class RunReply:
         return RunNote.from_wire(self.notes[0]) if self.notes else None
 
 
+_REPLY_DEFAULTS = {f.name: (None if f.default is MISSING else f.default) for f in fields(RunReply)}
+
+
 def send(sock: socket.socket, message: dict, fds: list[int] = ()) -> None:  # type: ignore[assignment]
     data = json.dumps(message, separators=(",", ":")).encode()
     if len(data) > MAX_MESSAGE:
@@ -118,9 +130,10 @@ def send(sock: socket.socket, message: dict, fds: list[int] = ()) -> None:  # ty
         sock.sendall(data)
 
 
-def recv(sock: socket.socket) -> tuple[dict | None, list[int]]:
-    """The next message and its fds, or ``(None, [])`` when the other side has gone."""
-    data, fds, _flags, _addr = socket.recv_fds(sock, MAX_MESSAGE, MAX_FDS)
+def recv(sock: socket.socket, size: int = MAX_MESSAGE) -> tuple[dict | None, list[int]]:
+    """The next message (of at most ``size`` bytes) and its fds, or ``(None, [])`` when the other side has
+    gone."""
+    data, fds, _flags, _addr = socket.recv_fds(sock, size, MAX_FDS)
     if not data:
         for fd in fds:
             os.close(fd)
@@ -134,7 +147,7 @@ def drain(sock: socket.socket) -> list[dict]:
     sock.setblocking(False)
     while True:
         try:
-            message, fds = recv(sock)
+            message, fds = recv(sock, CONTROL_MESSAGE)
         except (BlockingIOError, OSError, ValueError):
             return messages
         for fd in fds:

@@ -135,11 +135,11 @@ class Zygote:
             try:
                 reply = self._run(request, fds)
             except Exception as exc:  # a failed run is reported, the slot lives on
-                reply = protocol.RunReply(error=f"{type(exc).__name__}: {exc}")
+                reply = protocol.RunReply.wire(error=f"{type(exc).__name__}: {exc}")
             finally:
                 for fd in fds:
                     os.close(fd)
-            protocol.send(self.sock, reply.to_wire())
+            protocol.send(self.sock, reply)
             self._fork_spare()  # while the judge reads the reply, so the next run starts from a warm fork
 
     # -- one run --------------------------------------------------------------------------------------
@@ -161,7 +161,7 @@ class Zygote:
         for attempt in (1, 2):
             pid, channel = self.spare
             try:
-                status, _ = protocol.recv(channel)
+                status, _ = protocol.recv(channel, protocol.CONTROL_MESSAGE)
                 if status is not None and status["op"] == "ready":
                     protocol.send(channel, request, fds)
                     return pid, channel
@@ -174,7 +174,7 @@ class Zygote:
                 self._fork_spare()
         raise RuntimeError(f"could not prepare a run: {error}")
 
-    def _run(self, request: dict, fds: list[int]) -> protocol.RunReply:
+    def _run(self, request: dict, fds: list[int]) -> dict:
         limits = request["limits"]
         self.accounting.prepare(limits)
         cpu0 = self.accounting.cpu_ns()
@@ -208,7 +208,7 @@ class Zygote:
             self._wipe_workdir()
         except OSError as exc:  # the reply still stands; the judge replaces this slot before its next run
             retire = retire or f"could not wipe the work folder: {exc}"
-        return protocol.RunReply(
+        return protocol.RunReply.wire(
             wall=wall, cpu=cpu, memory=max(usage.ru_maxrss * 1024, self.accounting.memory_peak() or 0),
             exit_code=exit_code, signal=os.WTERMSIG(status) if os.WIFSIGNALED(status) else None,
             stopped=stopped, oom=self.accounting.oom_killed(), started=protocol.STARTED in messages,
