@@ -240,3 +240,19 @@ class TestSplitCommand:
 
     def test_the_runs_status_is_the_tests_sides(self, judge):
         assert self.split(judge, status=3).exit_code == 3
+
+
+def test_a_slot_whose_worker_was_changed_from_outside_runs_nothing_more():
+    """The second wall behind seccomp: were the worker's limits changed anyway (here by root, from the
+    host), its next spare sees it, the job goes to a fresh slot, and the answer is the honest one."""
+    with judgebox.Judge(slots=1) as fresh:
+        code = "import os\nprint(os.getpriority(os.PRIO_PROCESS, 0))"
+        assert fresh.judge(code, [Case.stdio("", "0")]).verdict is Verdict.AC
+        slot = fresh.pool.slots[0]
+        outer = slot.pid
+        inner = int(open(f"/proc/{outer}/task/{outer}/children").read().split()[0])  # the zygote
+        os.setpriority(os.PRIO_PROCESS, inner, 19)  # every run forked from it would be starved
+        for _ in range(3):  # the spare forked before the change, then the ones after it
+            result = fresh.judge(code, [Case.stdio("", "0")])
+            assert result.verdict is Verdict.AC, result.cases[0].stdout
+        assert slot.pid != outer  # replaced

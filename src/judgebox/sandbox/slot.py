@@ -202,6 +202,11 @@ class Slot:
             request["fd_names"] = [*fds, *(["program"] if program is not None else [])]
             passed = [*fds.values(), *([program] if program is not None else [])]
             reply = self._exchange(request, passed, limits.wall_backstop + REPLY_MARGIN)
+            if reply.refused:  # a poisoned slot ran nothing: once more, on a fresh one
+                self._safe_restart()
+                reply = self._exchange(request, passed, limits.wall_backstop + REPLY_MARGIN)
+                if reply.refused:
+                    raise SlotFailure(f"a fresh slot refused the job too: {reply.refused}")
             outcome = _outcome(reply, fds, limits, token)
             if reply.retire:  # the run is judged; the slot it dirtied is not used again
                 self._safe_restart()

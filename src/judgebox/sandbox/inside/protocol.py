@@ -90,6 +90,7 @@ class RunReply:
     notes: list[dict] = field(default_factory=list)  # RunNote.to_wire() records
     error: str | None = None  # the zygote could not run it at all
     retire: str | None = None  # the slot must not run anything more (the reply still stands)
+    refused: str | None = None  # nothing ran and the slot has gone: send the job to a fresh slot
 
     def to_wire(self) -> dict:
         return RunReply.wire(**{f.name: getattr(self, f.name) for f in fields(self)})

@@ -134,6 +134,9 @@ class Zygote:
                 return
             try:
                 reply = self._run(request, fds)
+            except Poisoned as exc:  # nothing ran: the judge starts a fresh slot and sends the job there
+                protocol.send(self.sock, protocol.RunReply.wire(refused=str(exc)))
+                return
             except Exception as exc:  # a failed run is reported, the slot lives on
                 reply = protocol.RunReply.wire(error=f"{type(exc).__name__}: {exc}")
             finally:
@@ -165,6 +168,10 @@ class Zygote:
                 if status is not None and status["op"] == "ready":
                     protocol.send(channel, request, fds)
                     return pid, channel
+                if status is not None and status["op"] == "poisoned":
+                    channel.close()
+                    self._kill_leftovers(pid)
+                    raise Poisoned(status["error"])
                 error = status["error"] if status else "the spare run exited before it was ready"
             except OSError as exc:
                 error = f"the spare run is unreachable: {exc}"
@@ -203,11 +210,11 @@ class Zygote:
         if request.get("fetch"):
             fetched = files.fetch(self.config["workdir"], request["fetch"], limits["file_size_bytes"])
             os.pwrite(named["fetched"], fetched, 0)
-        retire = self.attributes.changed()
+        retire = None
         try:
             self._wipe_workdir()
         except OSError as exc:  # the reply still stands; the judge replaces this slot before its next run
-            retire = retire or f"could not wipe the work folder: {exc}"
+            retire = f"could not wipe the work folder: {exc}"
         return protocol.RunReply.wire(
             wall=wall, cpu=cpu, memory=max(usage.ru_maxrss * 1024, self.accounting.memory_peak() or 0),
             exit_code=exit_code, signal=os.WTERMSIG(status) if os.WIFSIGNALED(status) else None,
@@ -223,6 +230,10 @@ class Zygote:
         try:
             self.sock.close()
             kernel.set_process_name("judgebox-spare")
+            changed = self.attributes.changed()  # here, off the path of a case's latency
+            if changed:
+                protocol.send(channel, {"op": "poisoned", "error": changed})
+                os._exit(0)
             self.confinement.prepare_run()
         except BaseException as exc:
             protocol.send(channel, {"op": "failed", "error": f"{type(exc).__name__}: {exc}"})
@@ -327,11 +338,16 @@ class Zygote:
             _empty_folder(folder)
 
 
+class Poisoned(Exception):
+    """The zygote's own attributes changed: it must not fork another run."""
+
+
 class ProcessAttributes:
     """What every run inherits from the zygote besides its memory: resource limits, priority, CPU
     affinity, scheduling policy. The seccomp filter refuses the calls that would let a run change them
-    (they name the zygote by pid); this is the second wall: a zygote whose attributes changed anyway
-    retires, and the judge starts a fresh slot before the next run."""
+    (they name the zygote by pid); this is the second wall: each spare compares what it inherited with
+    what the zygote had at boot, and if they differ nothing runs there: the zygote refuses the job and
+    exits, and the judge sends it to a fresh slot."""
 
     LIMITS = tuple(getattr(resource, name) for name in sorted(dir(resource)) if name.startswith("RLIMIT_"))
 
