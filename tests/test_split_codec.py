@@ -367,3 +367,12 @@ def test_an_oversized_message_is_refused_before_it_is_read():
         Remote(channel, 0)()
     with pytest.raises(ProgramError):  # the stream cannot line up again: every later request fails
         Remote(channel, 0)()
+
+
+def test_names_the_program_binds_over_builtins_modules_and_module_aliases_are_dropped():
+    program_names = [["f", {"ref": 0}], ["np", {"ref": 1}], ["math", {"ref": 2}], ["set", {"ref": 3}],
+                     ["cmath", {"m": "cmath"}], ["data", {"l": [1]}]]
+    names = split.tests_namespace(forged({"value": {"globals": program_names}}), {"f", "np", "math", "set"})
+    assert set(names) == {"f", "cmath", "data", "__builtins__", "__name__"}
+    kept = split.tests_namespace(forged({"value": {"globals": program_names}}), {"set"})  # def set(...) under test
+    assert isinstance(kept["set"], Remote)

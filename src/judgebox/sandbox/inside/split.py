@@ -63,6 +63,9 @@ BUILTIN_EXCEPTIONS = {name: kind for name, kind in vars(builtins).items()
 # these would do something on import, and no test needs them.
 UNWANTED_MODULES = frozenset({"__main__", "antigravity", "this", "__hello__", "__phello__", "idlelib",
                               "turtle", "turtledemo", "tkinter", "webbrowser", "pydoc", "ensurepip", "venv"})
+# Names tests use for a module the program imported (``import numpy as np``): bound to anything but a
+# module, they are the program's stand-in for the module, as ``class math`` would be.
+MODULE_ALIASES = frozenset({"np", "pd", "plt", "sp", "nx", "tf", "torch"})
 _HEX = re.compile(r"-?[0-9a-f]+")
 _MODULE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*")
 
@@ -731,8 +734,9 @@ def tests_namespace(channel: Channel, used: set[str] | None = None) -> dict[str,
     reaches the tests, and what S says is only which of T's own modules to offer. Any other module name
     is left out.
 
-    A name the program binds over a builtin or a standard module (``def set``, ``class math``) would
-    let it answer for the expected side of a test too (``set(f(x)) == set([...])``). Such names are
+    A name the program binds over a builtin, a standard module or a conventional module alias (``def set``,
+    ``class math``, ``class np``) would let it answer for the expected side of a test too
+    (``set(f(x)) == set([...])``, ``np.allclose(f(x), [...])``). Such names are
     dropped, so the tests get the real ones, whenever the tests call a function of the program that is
     not such a name: then that function is the one under test. (A task whose function is named like a
     builtin, ``def sum(a, b)``, keeps it.)
@@ -755,7 +759,8 @@ def tests_namespace(channel: Channel, used: set[str] | None = None) -> dict[str,
         names[name] = channel.decode(value)
     if used is not None:
         own = {name for name, value in names.items() if isinstance(value, Remote)}
-        shadowing = {name for name in own if name in builtins.__dict__ or name in sys.stdlib_module_names}
+        shadowing = {name for name in own if name in builtins.__dict__ or name in sys.stdlib_module_names
+                     or name in MODULE_ALIASES}
         if (own - shadowing) & used:
             names = {name: value for name, value in names.items() if name not in shadowing}
     return {**names, "__builtins__": builtins, "__name__": "__main__"}
