@@ -9,6 +9,7 @@ Adding a checker is one function and one entry in ``CHECKERS``.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from itertools import zip_longest
@@ -29,6 +30,7 @@ class CheckResult:
 Checker = Callable[[bytes | str, str], CheckResult]
 FLOAT_TOLERANCE = 1e-6  # the usual "absolute or relative error at most 1e-6" of contest statements
 CHUNK = 1 << 20  # tokens are split this much at a time
+_WHITESPACE = re.compile(rb"\s")  # what bytes.split() splits on
 _AC = CheckResult(Verdict.AC)
 
 
@@ -59,12 +61,12 @@ def _compare_tokens(output: bytes | str, expected: str, same: Callable[[bytes, b
 
 
 def _tokens(data: bytes) -> Iterator[bytes]:
-    """The whitespace-separated tokens of ``data``, split a bounded chunk at a time."""
+    """The whitespace-separated tokens of ``data``, split a bounded chunk at a time (a chunk ends at
+    whitespace, so no token is cut in two; one token longer than a chunk is one chunk)."""
     start = 0
     while start < len(data):
-        end = start + CHUNK
-        while end < len(data) and not data[end:end + 1].isspace():  # never cut a token in two
-            end += 1
+        boundary = _WHITESPACE.search(data, start + CHUNK)
+        end = boundary.start() if boundary else len(data)
         yield from data[start:end].split()
         start = end
 
@@ -116,7 +118,7 @@ def _lines(data: bytes) -> Iterator[bytes]:
 
 
 def _short(token: bytes, limit: int = 40) -> str:
-    text = token.decode("utf-8", "replace")
+    text = token[:4 * limit + 4].decode("utf-8", "replace")
     return repr(text if len(text) <= limit else text[:limit] + "...")
 
 

@@ -41,6 +41,11 @@ class CgroupAccounting:
                 self._write("memory.limit_in_bytes", wanted)
             self._write("memory.max_usage_in_bytes", 0)
 
+    def allow_more(self, extra: int) -> None:
+        """Raise the memory limit by ``extra`` bytes until the next run's ``prepare`` sets it again."""
+        if self.memory:
+            self._write("memory.limit_in_bytes", self._written["memory.limit_in_bytes"] + extra)
+
     def cpu_ns(self) -> int | None:
         """CPU of every process in the slot (all of a run's processes, and the idle zygote) in ns."""
         return self._read("cpuacct.usage") if self.cpu else None

@@ -12,6 +12,8 @@ import base64
 import json
 import os
 
+FETCH_CHUNK = 3 << 20  # a multiple of 3, so the base64 of the chunks joins into the base64 of the file
+
 
 def resolve(workdir: str, path: str) -> str:
     if not path or "\0" in path or ".." in path.split("/"):
@@ -35,10 +37,14 @@ def place(workdir: str, encoded: bytes) -> None:
             f.write(base64.b64decode(content))
 
 
-def fetch(workdir: str, paths: list[str], limit: int) -> bytes:
-    """``{path: base64}`` of the regular files among ``paths``, as JSON; others are left out."""
-    found = {}
+def fetch(workdir: str, paths: list[str], limit: int, out_fd: int) -> None:
+    """Write ``{path: base64}`` of the regular files among ``paths`` (others are left out), as JSON, into
+    ``out_fd``, a chunk at a time: the zygote never holds a whole file, whatever its size (a run can make
+    a sparse 60 MiB file in microseconds). At most ``limit`` bytes are fetched in all; past that, what
+    was fetched so far is returned."""
     budget = limit
+    os.write(out_fd, b"{")
+    first = True
     for path in paths:
         try:
             target = os.path.realpath(resolve(workdir, path))
@@ -46,13 +52,17 @@ def fetch(workdir: str, paths: list[str], limit: int) -> bytes:
             continue
         if not target.startswith(workdir + "/") or not os.path.isfile(target):
             continue
+        size = os.path.getsize(target)
+        if size > budget:
+            break
+        budget -= size
+        os.write(out_fd, (b"" if first else b",") + json.dumps(path).encode() + b':"')
+        first = False
         with open(target, "rb") as f:
-            data = f.read(budget + 1)
-        if len(data) > budget:
-            break  # more than the output cap: what was fetched so far is returned
-        budget -= len(data)
-        found[path] = base64.b64encode(data).decode()
-    return json.dumps(found).encode()
+            while chunk := f.read(FETCH_CHUNK):
+                os.write(out_fd, base64.b64encode(chunk))
+        os.write(out_fd, b'"')
+    os.write(out_fd, b"}")
 
 
 def read_all(fd: int) -> bytes:

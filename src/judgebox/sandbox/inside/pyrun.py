@@ -47,9 +47,12 @@ def prepare(nested_domains: bool) -> None:
 
 def run(sources: dict[str, bytes], harness: dict, control: socket.socket) -> None:
     """``control`` is the run's control channel: notes go there, and it is closed before program code
-    runs in a process that holds it."""
+    runs in a process that holds it. The setup is over: what happens from here on (compiling the
+    program first, which a 2 MB source can make slow or large) is the program's doing, so a run killed
+    from here on is judged by its limits, never as the judge's failure."""
     global _CONTROL
     _CONTROL = control
+    protocol.send(control, protocol.STARTED)
     stdin, stdout, stderr = _STREAMS
     sys.stdin = sys.__stdin__ = stdin
     sys.stdout = sys.__stdout__ = stdout
@@ -89,7 +92,6 @@ def _run_split(code: object, namespace: dict, stdout: io.TextIOWrapper, stderr: 
     """Fork the program's process, run ``test`` here against it, pass on ``test``'s payload."""
     tests_end, program_end = socket.socketpair()
     kernel.prctl(kernel.PR_SET_DUMPABLE, 0)  # before the fork: the program's process must never read this one
-    protocol.send(_CONTROL, protocol.STARTED)
     pid = split.fork_program((tests_end, program_end), JUDGE_ONLY)
     if pid == 0:  # the program's process: no token, no report, no tests (never read here), no control channel
         _CONTROL.detach()  # its descriptor was closed with the others
@@ -210,7 +212,6 @@ def _tell_judge(kind: Note, detail: str) -> None:
 
 def _let_go_of_judge_channels() -> None:
     """Before this process runs program code: it must hold nothing the judge believes."""
-    protocol.send(_CONTROL, protocol.STARTED)
     _CONTROL.close()
     for fd in (Fd.REPORT, Fd.TOKEN, Fd.TESTS):
         try:
