@@ -1,9 +1,10 @@
 """judgebox against another revision of itself: per-case overhead side by side, in one run.
 
-    python bench/versus.py --baseline REV       # e.g. --baseline HEAD~3; a worktree of REV is made and removed
+    python bench/versus.py --baseline REV [--candidate REV]    # the candidate defaults to HEAD
 
-Method. Each side is a child process that imports its own judgebox (this checkout's ``src``, or a git
-worktree of REV) and keeps one ``Judge()`` with full isolation. The parent drives both in interleaved rounds
+Method. Each side is a child process that imports its own judgebox from a git worktree of its revision
+(both made alike in a temporary folder and removed afterwards, so neither side has the other's paths) and
+keeps one ``Judge()`` with full isolation. The parent drives both in interleaved rounds
 (the order rotated each round, so outside load on this shared machine hits both alike): in each round each
 side judges the trivial a+b program one case at a time, ``--cases`` times, and reports the wall time of
 every call. Reported: median and p90 per side and their ratio. Both sides' answers are checked (AC).
@@ -51,15 +52,18 @@ def side(src: Path) -> subprocess.Popen[str]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--baseline", required=True, help="the git revision to compare against")
+    parser.add_argument("--candidate", default="HEAD", help="the git revision measured (commit your change first)")
     parser.add_argument("--rounds", type=int, default=10)
     parser.add_argument("--cases", type=int, default=50, help="cases per side per round")
     args = parser.parse_args()
-    folder = Path(tempfile.mkdtemp(prefix="judgebox-baseline-"))
-    subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(folder), args.baseline],
-                   check=True, capture_output=True)
+    revisions = {f"candidate {args.candidate}": args.candidate, f"baseline {args.baseline}": args.baseline}
+    folders = {name: Path(tempfile.mkdtemp(prefix="judgebox-versus-")) for name in revisions}
+    for name, revision in revisions.items():
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(folders[name]), revision],
+                       check=True, capture_output=True)
     sides = {}
     try:
-        sides = {"this checkout": side(ROOT / "src"), f"baseline {args.baseline}": side(folder / "src")}
+        sides = {name: side(folders[name] / "src") for name in revisions}
         times: dict[str, list[float]] = {name: [] for name in sides}
         names = list(sides)
         for round_ in range(args.rounds):
@@ -72,14 +76,15 @@ def main() -> int:
         figures = {name: (statistics.median(t) * 1000, statistics.quantiles(t, n=10)[-1] * 1000)
                    for name, t in times.items()}
         for name, (median, p90) in figures.items():
-            print(f"{name:28} median {median:6.2f} ms   p90 {p90:6.2f} ms   ({len(times[name])} cases)")
+            print(f"{name:30} median {median:6.2f} ms   p90 {p90:6.2f} ms   ({len(times[name])} cases)")
         (this, _), (base, _) = figures.values()
-        print(f"this checkout / baseline (median): {this / base:.3f}")
+        print(f"candidate / baseline (median): {this / base:.3f}")
     finally:
         for process in sides.values():
             process.kill()
-        subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(folder)], capture_output=True)
-        shutil.rmtree(folder, ignore_errors=True)
+        for folder in folders.values():
+            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(folder)], capture_output=True)
+            shutil.rmtree(folder, ignore_errors=True)
     return 0
 
 
