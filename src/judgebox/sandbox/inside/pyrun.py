@@ -21,6 +21,7 @@ import io
 import json
 import linecache
 import os
+import signal
 import socket
 import sys
 import traceback
@@ -108,6 +109,8 @@ def _run_split(code: object, namespace: dict, stdout: io.TextIOWrapper, stderr: 
     except (EOFError, OSError):  # the program ended (or exited) before the tests could start
         _leave(_wait_status(pid), stdout, stderr)
     tests_end.close()
+    if channel.broken:  # it broke the protocol: nothing it does from here on can change the verdict
+        os.kill(pid, signal.SIGKILL)
     program_status = _wait_status(pid)  # its output is complete once it has gone
     if channel.gone:  # the program left while being tested: its exit status is the run's
         _leave(program_status, stdout, stderr)
