@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from . import harness
+from . import harness, js_split
 from .spec import LanguageSpec, SelfTest
 
 PYTHON_OUT_OF_MEMORY = r"^MemoryError\b"
@@ -83,7 +83,8 @@ LANGUAGES: tuple[LanguageSpec, ...] = (
     LanguageSpec("javascript", "main.js", ("/usr/bin/node", "--preserve-symlinks-main", "{program}"),
                  SelfTest("const [s, n] = require('fs').readFileSync(0, 'utf8').trim().split(/\\s+/);\n"
                           "console.log(s + ' ' + n);"),
-                 requires=("/usr/bin/node",), asserts=harness.javascript, memory_floor_mb=128,
+                 requires=("/usr/bin/node",), asserts=harness.javascript, split_asserts=js_split.javascript,
+                 memory_floor_mb=128,
                  needs_memory_cgroup=True,
                  aliases=("js", "nodejs", "node"), description="Node.js"),
     LanguageSpec("typescript", "main.ts", ("/usr/bin/node", "--preserve-symlinks-main", "{program}"),
@@ -91,7 +92,8 @@ LANGUAGES: tuple[LanguageSpec, ...] = (
                           "console.log(s + ' ' + n);"),
                  compile=("/usr/bin/node", "-e", TRANSPILE_TS),
                  artifact="main.js", requires=("/usr/bin/node", "/usr/share/nodejs/typescript"),
-                 env={"NODE_PATH": "/usr/share/nodejs"}, asserts=harness.javascript, memory_floor_mb=128,
+                 env={"NODE_PATH": "/usr/share/nodejs"}, asserts=harness.javascript, split_asserts=js_split.typescript,
+                 memory_floor_mb=128,
                  needs_memory_cgroup=True,
                  aliases=("ts",), description="TypeScript, transpiled once (no type check), run by Node.js"),
     LanguageSpec("go", "main.go", ("{program}",),
