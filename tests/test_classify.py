@@ -101,3 +101,38 @@ class TestCheckersOnBytes:
         assert numbers(b"1000000001", "1000000000").verdict is Verdict.WA
         assert lines(b"a  \nb\n\n\n", "a\nb").verdict is Verdict.AC
         assert lines(b"a b\n", "a\nb").verdict is Verdict.PE
+
+
+class TestReturnedValues:
+    """The wire form of a call case's returned value (sandbox/inside/returned.py)."""
+
+    @staticmethod
+    def judged(value, expected) -> Verdict:
+        from judgebox.sandbox.inside import returned
+
+        outcome = ran(token_ok=True, harness=returned.dumps(value))
+        return classify(outcome, PYTHON, Case.call("f", [], expected)).verdict
+
+    @pytest.mark.parametrize("value, expected", [
+        ([1, 2], [1, 2]), ((1, 2), [1, 2]), ({1: "a"}, {1: "a"}), ({1: "a"}, {"1": "a"}),
+        pytest.param(10 ** 5000, 10 ** 5000, id="big-int"),
+        ({1, 2}, {2, 1}), (b"ab", b"ab"), (1 + 2j, 1 + 2j), ({(1, 2): 3}, {(1, 2): 3}), (0.1 + 0.2, 0.3),
+        ([{"k": {3, 4}}], [{"k": {4, 3}}]),
+    ])
+    def test_honest_answers_pass(self, value, expected):
+        assert self.judged(value, expected) is Verdict.AC
+
+    @pytest.mark.parametrize("value, expected", [
+        ({1, 2}, [1, 2]), (frozenset("ab"), ["a", "b"]), (b"abc", "abc"), ("abc", b"abc"), (True, 1),
+        ({"__int__": "ff"}, 255), ({"__set__": [1]}, {1}), ([{"__bytes__": "YQ=="}], [b"a"]),
+        pytest.param(10 ** 5000 + 1, 10 ** 5000, id="big-int-off-by-one"),
+    ])
+    def test_near_misses_and_forged_tags_fail(self, value, expected):
+        assert self.judged(value, expected) is Verdict.WA
+
+    def test_an_object_that_is_not_data_equals_nothing(self):
+        class Agreeable:
+            def __eq__(self, other):
+                return True
+
+        assert self.judged(Agreeable(), "anything") is Verdict.WA

@@ -7,13 +7,14 @@ a report carrying the run's token), except where a line says otherwise.
 
 from __future__ import annotations
 
-import json
 import re
+import reprlib
 from typing import Any
 
 from . import checkers
 from .checkers import CheckResult, values_equal
 from .languages.spec import LanguageSpec
+from .sandbox.inside import returned
 from .sandbox.outcome import RunOutcome
 from .types import Case
 from .verdicts import Verdict
@@ -62,20 +63,30 @@ def _runtime_out_of_memory(outcome: RunOutcome, spec: LanguageSpec) -> bool:
 
 
 def _check_value(payload: bytes, expected: Any) -> CheckResult:
+    """A call case's returned value against the expected one, both in the wire form of returned values
+    (a set is not a list, bytes are not text, an object of the program's equals nothing)."""
     try:
-        actual = json.loads(payload)["value"]
+        actual = returned.decode(payload)
     except (ValueError, KeyError, TypeError, RecursionError):
         return CheckResult(Verdict.WA, "the returned value could not be read as data")
-    if isinstance(actual, dict) and set(actual) == {"__repr__"}:
-        actual = actual["__repr__"]
-    if values_equal(actual, expected):
+    if values_equal(actual, returned.normalize(expected)):
         return CheckResult(Verdict.AC)
     return CheckResult(Verdict.WA, f"expected {_short(expected)}, got {_short(actual)}")
 
 
-def _short(value: Any, limit: int = 200) -> str:
-    text = repr(value)
-    return text if len(text) <= limit else text[:limit] + "..."
+_SHORT = reprlib.Repr()
+_SHORT.maxstring = _SHORT.maxother = 200
+_SHORT.maxlist = _SHORT.maxtuple = _SHORT.maxset = _SHORT.maxfrozenset = _SHORT.maxdict = 20
+_SHORT.maxlong = 60
+
+
+def _short(value: Any) -> str:
+    """A bounded description of a value (a program's answer may be a list of a million items, or an integer
+    past the 4300 digits ``repr`` refuses)."""
+    try:
+        return _SHORT.repr(value)
+    except ValueError:
+        return f"<{type(value).__name__} too large to show>"
 
 
 def exit_description(outcome: RunOutcome) -> str:

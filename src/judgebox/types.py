@@ -130,6 +130,17 @@ def _depth(value: Any) -> int:
     return deepest
 
 
+def _check_encodable(text: str, error: type[Exception], what: str) -> None:
+    """Text reaches the sandbox as UTF-8; undecodable bytes read as text (U+DC80-U+DCFF) go back as the bytes
+    they were, but any other lone surrogate has no encoding: refused here, before anything runs, rather
+    than failing in the sandbox as if the judge had."""
+    try:
+        text.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError as exc:
+        raise error(f"{what} is not valid text: a lone surrogate {text[exc.start]!r} at character {exc.start}"
+                    ) from None
+
+
 @dataclass(frozen=True, slots=True)
 class Submission:
     """A program and everything needed to judge it."""
@@ -148,8 +159,11 @@ class Submission:
             raise InvalidCode("code is empty")
         if len(self.code.encode("utf-8", "surrogatepass")) > MAX_CODE_BYTES:
             raise InvalidCode(f"code is larger than {MAX_CODE_BYTES // MiB} MiB")
+        _check_encodable(self.code, InvalidCode, "the code")
         if not self.cases:
             raise InvalidCases("a submission needs at least one case")
+        for case in self.cases:
+            _check_encodable(case.assert_code or "", InvalidCases, "an assert case's test code")
         if not all(isinstance(c, Case) for c in self.cases):
             raise InvalidCases("cases must be Case records (see judgebox.cases.load_cases)")
         if not isinstance(self.limits, Limits):

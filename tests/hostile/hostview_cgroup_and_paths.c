@@ -69,7 +69,7 @@ int main(void) {
     }
     walk(ROOT);
     char judge_dirs[4096] = "{JUDGE_DIRS}";
-    const char *hidden[32] = {"/root", "/home", "/work", "/work/main", "/var/cache", "/opt", "/run"};
+    const char *hidden[32] = {"/root", "/home", "/work", "/work/main", "/var/cache/apt", "/var/log", "/var/lib", "/opt", "/run"};
     int hiddens = 7;
     for (char *dir = strtok(judge_dirs, ","); dir && hiddens < 32; dir = strtok(NULL, ",")) hidden[hiddens++] = dir;
     struct stat st;

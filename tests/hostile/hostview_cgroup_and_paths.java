@@ -57,7 +57,7 @@ public class Main {
             if (!path.isEmpty()) own.add(path);  // "/" is the host's root, not the run's own
         }
         walk(new File(ROOT));
-        List<String> hidden = new ArrayList<>(List.of("/root", "/home", "/work", "/work/main", "/var/cache", "/opt", "/run"));
+        List<String> hidden = new ArrayList<>(List.of("/root", "/home", "/work", "/work/main", "/var/cache/apt", "/var/log", "/var/lib", "/opt", "/run"));
         hidden.addAll(List.of("{JUDGE_DIRS}".split(",")));
         for (String p : hidden) {
             try {

@@ -7,7 +7,7 @@ const fs = require("fs");
 const path = require("path");
 
 const ROOT = "/sys/fs/cgroup";
-const HIDDEN = ["/root", "/home", "/work", "/work/main", "/var/cache", "/opt", "/run", ..."{JUDGE_DIRS}".split(",")];
+const HIDDEN = ["/root", "/home", "/work", "/work/main", "/var/cache/apt", "/var/log", "/var/lib", "/opt", "/run", ..."{JUDGE_DIRS}".split(",")];
 const NEEDED = ["/usr", "/etc", "/lib", "/lib64", "/bin", "/tmp", "/dev/null", "/proc/self"];
 // the run's group in each hierarchy; "/" is the host's root, not the run's own
 const own = fs.readFileSync("/proc/self/cgroup", "utf8").trim().split("\n")

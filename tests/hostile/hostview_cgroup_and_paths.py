@@ -5,7 +5,8 @@
 import os
 
 ROOT = "/sys/fs/cgroup"
-HIDDEN = ("/root", "/home", "/work", "/work/main", "/var/cache", "/opt", "/run", *"{JUDGE_DIRS}".split(","))
+HIDDEN = ("/root", "/home", "/work", "/work/main", "/var/cache/apt", "/var/log", "/var/lib", "/opt", "/run",
+          *"{JUDGE_DIRS}".split(","))
 NEEDED = ("/usr", "/etc", "/lib", "/lib64", "/bin", "/tmp", "/dev/null", "/proc/self")
 with open("/proc/self/cgroup") as f:  # the run's group in each hierarchy; "/" is the host's root: not its own
     own = {line.rstrip("\n").split(":", 2)[2].rstrip("/") for line in f} - {""}

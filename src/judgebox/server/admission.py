@@ -3,7 +3,8 @@
 Requests are not gated by count: each one's jobs go to the worker pool's queue as a group of their own,
 and the pool is fair between them (``judgebox.backends.local``). What this module adds, per request:
 
-- a bound on the requests in flight (beyond it, :class:`Overloaded` at once);
+- a bound on the requests in flight (beyond it, :class:`Overloaded` at once); the submissions of one
+  ``/judge/batch`` are one request, so one batch cannot fill the bound and shut the other clients out;
 - a deadline for the request's first job to start on a slot (the server's ``--max-wait``, or less when
   the caller's budget is less): past it, its queued jobs are cancelled and :class:`Overloaded` raised (the
   server answers 504, which verl and the judgebox client retry);
@@ -39,6 +40,7 @@ class Admission:
         self.max_requests = max_requests
         self.max_wait = max_wait
         self._in_flight: set[Group] = set()
+        self._requests: dict[Tenant, int] = {}  # groups in flight per request (a batch is one request)
 
     @property
     def waiting(self) -> int:
@@ -52,7 +54,7 @@ class Admission:
         return its result with the group. Its first job must start within ``max_wait`` seconds (never more
         than the server's own bound), else :class:`Overloaded`; when ``gone()`` returns (the client hung
         up), :class:`ClientGone`. Either way, and when the caller is cancelled, the queued jobs are cancelled."""
-        if len(self._in_flight) >= self.max_requests:
+        if tenant not in self._requests and len(self._requests) >= self.max_requests:
             raise Overloaded(f"too many requests in flight ({self.max_requests}); retry later")
         wait = self.max_wait if max_wait is None else max(0.0, min(max_wait, self.max_wait))
         loop = asyncio.get_running_loop()
@@ -62,6 +64,7 @@ class Admission:
             task = asyncio.ensure_future(work())
         watcher = asyncio.ensure_future(gone()) if gone is not None else None
         self._in_flight.add(group)
+        self._requests[group.tenant] = self._requests.get(group.tenant, 0) + 1
         try:
             while True:
                 timeout = None if group.started is not None else max(0.0, deadline - loop.time())
@@ -77,6 +80,9 @@ class Admission:
                     raise Overloaded(f"no sandbox slot became free within {wait:g} s; retry later")
         finally:
             self._in_flight.discard(group)
+            self._requests[group.tenant] -= 1
+            if not self._requests[group.tenant]:
+                del self._requests[group.tenant]
             if not task.done():
                 self.pool.cancel(group)
                 task.cancel()

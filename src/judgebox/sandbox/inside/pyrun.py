@@ -28,7 +28,7 @@ import traceback
 from collections.abc import Callable
 from os import _exit, ftruncate, lseek, pwrite, sendfile  # bound before user code can patch os
 
-from . import files, kernel, landlock, protocol, split
+from . import files, kernel, landlock, protocol, returned, split
 from .protocol import JUDGE_ONLY, Fd, Note, RunNote
 
 _BUILTINS = builtins
@@ -170,26 +170,10 @@ def _call(names: dict, fn_name: str, args_json: bytes) -> tuple[int | None, byte
             _tell_judge(Note.MISSING_FUNCTION, fn_name)
             return 1, b""
         value = target(*json.loads(args_json))
-        return None, json.dumps({"value": value}, default=_encode_other, allow_nan=True).encode()
+        return None, returned.dumps(value)
     except Exception as exc:  # raised in the program's process, or that process has gone
         _print_exception(exc)
         return 1, b""
-
-
-def _encode_other(value: object) -> object:
-    """JSON for a returned value that is not JSON itself: what it is as data, else its repr."""
-    if type(value).__name__ in ("Fraction", "Decimal") and type(value).__module__ in ("fractions", "decimal"):
-        return float(value)  # type: ignore[arg-type]
-    if type(value).__name__ == "deque" and type(value).__module__ == "collections":
-        return list(value)  # type: ignore[call-overload]
-    if isinstance(value, (set, frozenset)):
-        try:
-            return sorted(value)
-        except TypeError:
-            return list(value)
-    if isinstance(value, (bytes, bytearray)):
-        return bytes(value).decode("utf-8", "replace")
-    return {"__repr__": repr(value)}
 
 
 def _pass(payload: bytes, stdout: io.TextIOWrapper, stderr: io.TextIOWrapper) -> None:

@@ -65,7 +65,10 @@ UNWANTED_MODULES = frozenset({"__main__", "antigravity", "this", "__hello__", "_
                               "turtle", "turtledemo", "tkinter", "webbrowser", "pydoc", "ensurepip", "venv"})
 # Names tests use for a module the program imported (``import numpy as np``): bound to anything but a
 # module, they are the program's stand-in for the module, as ``class math`` would be.
-MODULE_ALIASES = frozenset({"np", "pd", "plt", "sp", "nx", "tf", "torch"})
+# The modules conventional aliases stand for: under such a name (or a standard module's own name) the tests
+# get that module or nothing, so ``import numpy as math`` cannot hand the tests numpy's looser ``isclose``.
+MODULE_ALIASES = {"np": "numpy", "pd": "pandas", "plt": "matplotlib.pyplot", "sp": "scipy", "nx": "networkx",
+                  "tf": "tensorflow", "torch": "torch"}
 _HEX = re.compile(r"-?[0-9a-f]+")
 _MODULE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*")
 
@@ -752,7 +755,8 @@ def tests_namespace(channel: Channel, used: set[str] | None = None) -> dict[str,
         if name.startswith("__"):
             continue
         if type(value) is dict and value.keys() == {"m"}:
-            module = _own_module(value["m"])
+            stands_for = MODULE_ALIASES.get(name, name if name in sys.stdlib_module_names else None)
+            module = _own_module(stands_for or value["m"])  # ``math`` is math, whatever the program bound
             if module is not None:
                 names[name] = module
             continue
