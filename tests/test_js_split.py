@@ -232,6 +232,20 @@ def test_program_names_do_not_shadow_the_tests_world(judge) -> None:
     assert judged(judge, program, tests, "javascript").verdict is Verdict.AC
 
 
+def test_modules_the_program_plants_never_load_in_the_tests_process(judge) -> None:
+    """The work folder is shared: a module the program writes there is not what the tests' require finds."""
+    program = ("const fs = require('fs');\nconst payload = \"console.log('PLANTED'); module.exports = () => {};\";\n"
+               "for (const dir of [\n"
+               "  '/tmp/node_modules/helper', '/tmp/.node_modules/helper', '/tmp/.node_libraries/helper']) {\n"
+               "  fs.mkdirSync(dir, { recursive: true }); fs.writeFileSync(dir + '/index.js', payload);\n}\n"
+               "fs.writeFileSync('/tmp/helper.js', payload);\nconst cube = (n) => n ** 3;\n")
+    tests = ("let loaded = 0;\nfor (const name of ['helper', './helper', '/tmp/helper.js']) {\n"
+             "  try { require(name); loaded += 1; } catch (_) {}\n}\nconsole.assert(loaded === 0 && cube(2) === 8);\n")
+    for language in LANGUAGES:
+        result = judged(judge, program, tests, language)
+        assert result.verdict is Verdict.AC and "PLANTED" not in result.cases[0].stdout, _detail(result)
+
+
 def test_the_program_and_each_test_code_are_built_once(judge) -> None:
     """The program once for all its cases; each distinct test code once (TypeScript tests are transpiled)."""
     program = "const cube = (n) => n ** 3;\n// built once " + secrets.token_hex(8) + "\n"

@@ -13,6 +13,7 @@
   const v8 = require('v8');
   const util = require('util');
   const assertModule = require('assert');
+  const Module = require('module');
   const { AssertionError } = assertModule;
   const { readSync, writeSync, readFileSync } = fs;
   const { compileFunction } = vm;
@@ -401,6 +402,21 @@
     exit(0);
   });
 
+  // The tests' require: Node's own modules, and modules of the system folders (which the program cannot
+  // write). The work folder is the program's too: a module it planted there (/tmp/node_modules, or
+  // $HOME/.node_modules with HOME=/tmp) must never load here, so resolution starts in /usr and the
+  // global search paths outside /usr are dropped.
+  const { globalPaths, isBuiltin, createRequire } = Module;
+  for (let i = globalPaths.length - 1; i >= 0; i--) {
+    if (!regexTest(/^\/usr\//, globalPaths[i])) apply(Array.prototype.splice, globalPaths, [i, 1]);
+  }
+  const systemRequire = createRequire('/usr/share/nodejs/');
+  const testsRequire = (name) => {
+    if (isBuiltin(name)) return require(name);
+    const path = systemRequire.resolve(name);
+    if (!regexTest(/^\/usr\//, path)) throw new Error(`the tests may require only Node's and the system's modules, not ${name}`);
+    return systemRequire(name);
+  };
   const module = { exports: {} };
-  apply(tests, module.exports, [module.exports, require, module, filename, '/tmp']);
+  apply(tests, module.exports, [module.exports, testsRequire, module, filename, '/tmp']);
 })();
