@@ -181,6 +181,8 @@ assert.deepStrictEqual(v.nested, [[1, [2, [3]]], {}]);
 assert.strictEqual(Object.getPrototypeOf(v.bare), null); assert.strictEqual(v.bare.k, 1);
 assert.strictEqual(v.fn(21), 42);
 const c = new Counter(3); assert.strictEqual(c.inc(), 4); assert.strictEqual(c.inc(), 5); assert.strictEqual(c.n, 5);
+assert(c instanceof Counter); assert(!(({}) instanceof Counter)); assert.deepStrictEqual(Object.keys(c), ['n']);
+assert.strictEqual(JSON.stringify(c), '{"n":5}'); assert.deepEqual({ ...c }, { n: 5 });
 assert.strictEqual(Counter.zero().inc(), 1);
 assert.strictEqual(MOD, 7); assert.strictEqual(bump(), 8); assert.strictEqual(MOD, 8);
 assert.strictEqual(apply((x) => x * 10, 1), 30);

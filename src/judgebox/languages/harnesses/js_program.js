@@ -200,6 +200,10 @@
         case 'get': result = message.key === null ? object : object[message.key]; break;
         case 'has': result = Object(object) === object && message.key in object; break;
         case 'iter': result = Array.from(object); break;
+        case 'instanceof': result = decode(message.value) instanceof object; break;
+        case 'keys': result = Object(object) === object ? Object.keys(object) : []; break;
+        case 'own': result = Object(object) === object && Object.prototype.propertyIsEnumerable.call(object, message.key)
+          ? [object[message.key]] : []; break;
         default: throw new TypeError(`unknown request ${message.op}`);
       }
       reply = { op: 'ret', v: encode(result, 0, new Set()) };

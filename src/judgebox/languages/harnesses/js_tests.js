@@ -148,7 +148,9 @@
     const target = callable ? function () {}.bind() : create(null);
     return new Proxy(target, {
       get(_, key) {
-        if (typeof key === 'symbol') return key === Symbol.iterator ? iterate(ref) : undefined;
+        if (key === Symbol.iterator) return iterate(ref);
+        if (key === Symbol.hasInstance) return callable ? instanceOf(ref) : undefined;
+        if (typeof key === 'symbol') return undefined;
         if (key === 'then') return undefined;  // S's promises are never awaited: S has no event loop
         return request({ op: 'get', ref, key });
       },
@@ -157,8 +159,13 @@
         return request({ op: 'call', ref, self: encode(self === scope ? undefined : self, 0, new Set(), true), args: encodeArgs(args) });
       },
       construct(_, args) { return request({ op: 'new', ref, args: encodeArgs(args) }); },
-      ownKeys() { return []; },
-      getOwnPropertyDescriptor() { return undefined; },
+      ownKeys() { return ownKeys(ref); },  // S's own enumerable string keys, as data
+      getOwnPropertyDescriptor(_, key) {
+        if (typeof key !== 'string') return undefined;
+        const found = request({ op: 'own', ref, key });
+        if (!isArray(found) || found.length !== 1) return undefined;
+        return { value: found[0], writable: true, enumerable: true, configurable: true };
+      },
       getPrototypeOf() { return null; },
       setPrototypeOf() { return false; },
       set() { return false; },
@@ -168,6 +175,17 @@
       isExtensible() { return true; },
     });
   }
+  const instanceOf = (ref) => (value) => request({ op: 'instanceof', ref, value: encode(value, 0, new Set(), true) }) === true;
+  const ownKeys = (ref) => {
+    const keys = request({ op: 'keys', ref });
+    if (!isArray(keys) || keys.length > 1e6) throw malformed();
+    const unique = new Set();
+    for (let i = 0; i < keys.length; i++) {
+      if (typeof keys[i] !== 'string') throw malformed();
+      setAdd(unique, keys[i]);
+    }
+    return arrayFrom(unique);
+  };
   const iterate = (ref) => function () {
     const items = request({ op: 'iter', ref });
     if (!isArray(items)) throw malformed();
