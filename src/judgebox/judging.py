@@ -12,9 +12,11 @@ Example::
 from __future__ import annotations
 
 import asyncio
+import functools
 import os
 import threading
 import time
+import weakref
 from concurrent.futures import Future
 from typing import Any
 
@@ -58,26 +60,55 @@ class Judge:
     async def judge_submission_async(self, submission: Submission) -> JudgeResult:
         started = time.monotonic()
         if languages.get(submission.language).compiled:  # a compiler may run: not on the event loop
-            futures = await asyncio.get_running_loop().run_in_executor(None, self.programs.submit, submission)
+            runs = await asyncio.get_running_loop().run_in_executor(None, self.programs.submit, submission)
         else:
-            futures = self.programs.submit(submission)
+            runs = self.programs.submit(submission)
+        judged, pending = self._judged_as_they_end(submission, runs)
+        del runs
         results: list[CaseResult] = []
         try:
-            for case, future in zip(submission.cases, futures):
-                result = self._case_result(submission, case, await asyncio.wrap_future(future))
-                results.append(result)
-                if submission.stop_on_first_failure and not result.passed:
+            for future in judged:
+                results.append(await asyncio.wrap_future(future))
+                if submission.stop_on_first_failure and not results[-1].passed:
                     break
         finally:
-            for future in futures:
-                future.cancel()
+            _cancel(pending)
         return self._fold(submission, results, started)
 
     def judge_submission(self, submission: Submission) -> JudgeResult:
         started = time.monotonic()
-        futures = self.programs.submit(submission)
-        results = _collect(futures, submission.stop_on_first_failure, submission, self._case_result)
+        judged, pending = self._judged_as_they_end(submission, self.programs.submit(submission))
+        results: list[CaseResult] = []
+        try:
+            for future in judged:
+                results.append(future.result())
+                if submission.stop_on_first_failure and not results[-1].passed:
+                    break
+        finally:
+            _cancel(pending)
         return self._fold(submission, results, started)
+
+    def _judged_as_they_end(self, submission: Submission, runs: list[Future[RunOutcome]]
+                            ) -> tuple[list[Future[CaseResult]], list[weakref.ref[Future[RunOutcome]]]]:
+        """Each run's result, judged the moment it ends: a run's outcome holds up to the output cap of
+        stdout, its result at most the returned bound, so a submission whose later cases end first holds
+        results, not outcomes. The runs are only weakly held (to cancel those not started)."""
+        judged: list[Future[CaseResult]] = []
+        for case, run in zip(submission.cases, runs):
+            result: Future[CaseResult] = Future()
+            run.add_done_callback(functools.partial(self._settle, result, submission, case))
+            judged.append(result)
+        return judged, [weakref.ref(run) for run in runs]
+
+    def _settle(self, result: Future[CaseResult], submission: Submission, case: Case,
+                run: Future[RunOutcome]) -> None:
+        if run.cancelled():
+            result.cancel()
+            return
+        try:
+            result.set_result(self._case_result(submission, case, run.result()))
+        except BaseException as exc:  # an unexpected failure of the judge reaches the caller, never lost
+            result.set_exception(exc)
 
     @staticmethod
     def submission(code: str, cases: Any, language: str = "python", limits: Limits | None = None,
@@ -126,18 +157,11 @@ def case_result(check: CheckResult, outcome: RunOutcome, limits: Limits) -> Case
         stderr_length=outcome.stderr_length, message=check.message)
 
 
-def _collect(futures: list[Future[RunOutcome]], stop_early: bool, submission: Submission,
-             to_result: Any) -> list[CaseResult]:
-    results: list[CaseResult] = []
-    try:
-        for case, future in zip(submission.cases, futures):
-            results.append(to_result(submission, case, future.result()))
-            if stop_early and not results[-1].passed:
-                break
-    finally:
-        for future in futures:
-            future.cancel()
-    return results
+def _cancel(runs: list[weakref.ref[Future[RunOutcome]]]) -> None:
+    for ref in runs:
+        run = ref()
+        if run is not None:
+            run.cancel()
 
 
 def _message(results: list[CaseResult]) -> str:

@@ -22,7 +22,34 @@ static void found(int kind, const char *what) {
 
 // 0: another group; 1: on the way down to the run's group; 2: the run's group or below it. cgroup v1
 // mounts each hierarchy at ROOT/<controller>, v2 at ROOT: both readings of the path are tried.
+static char own_folders[16][512];
+static int own_folder_count;
+
+static int lists_me(const char *folder) {
+    char path[600], buffer[4096];
+    snprintf(path, sizeof path, "%s/cgroup.procs", folder);
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) return 0;
+    ssize_t n = read(fd, buffer, sizeof buffer - 1);
+    close(fd);
+    if (n <= 0) return 0;
+    buffer[n] = 0;
+    char me[32];
+    snprintf(me, sizeof me, "%d", (int)getpid());
+    for (char *line = strtok(buffer, "\n"); line; line = strtok(NULL, "\n"))
+        if (strcmp(line, me) == 0) return 1;
+    return 0;
+}
+
 static int where(const char *folder) {
+    for (int i = 0; i < own_folder_count; i++) {
+        size_t n = strlen(own_folders[i]);
+        if (strncmp(folder, own_folders[i], n) == 0 && (folder[n] == 0 || folder[n] == '/')) return 2;
+    }
+    if (lists_me(folder)) {
+        if (own_folder_count < 16) snprintf(own_folders[own_folder_count++], 512, "%s", folder);
+        return 2;
+    }
     const char *rel = folder + strlen(ROOT), *rest = strchr(rel + (*rel == '/'), '/');
     const char *readings[2] = {rel, rest ? rest : ""};
     int best = *rel == 0;

@@ -22,7 +22,23 @@ public class Main {
     }
 
     // cgroup v1 mounts each hierarchy at ROOT/<controller>, v2 at ROOT: both readings of the path are tried
+    static final List<String> ownFolders = new ArrayList<>();
+
+    static boolean listsMe(String folder) {
+        try {
+            String procs = new String(Files.readAllBytes(java.nio.file.Paths.get(folder, "cgroup.procs")));
+            return java.util.Arrays.asList(procs.split("\\s+")).contains(Long.toString(ProcessHandle.current().pid()));
+        } catch (Exception e) {
+            return false;
+        }
+    }
+
     static String where(String folder) {
+        for (String f : ownFolders) if (folder.equals(f) || folder.startsWith(f + "/")) return "own";
+        if (listsMe(folder)) {
+            ownFolders.add(folder);
+            return "own";
+        }
         String rel = folder.substring(ROOT.length());
         int cut = rel.indexOf('/', 1);
         String[] readings = {rel, cut < 0 ? "" : rel.substring(cut)};

@@ -16,7 +16,19 @@ const leaks = {};
 const found = (kind, what) => (leaks[kind] = leaks[kind] || []).push(what);
 
 // cgroup v1 mounts each hierarchy at ROOT/<controller>, v2 at ROOT: both readings of the path are tried
+const ownFolders = [];
+function listsMe(folder) {
+  try {
+    return fs.readFileSync(folder + "/cgroup.procs", "utf8").split(/\s+/).includes(String(process.pid));
+  } catch (e) {
+    return false;
+  }
+}
 function where(folder) {
+  if (ownFolders.some((f) => folder === f || folder.startsWith(f + "/")) || listsMe(folder)) {
+    ownFolders.push(folder);
+    return "own";
+  }
   const rel = folder.slice(ROOT.length);
   const readings = [rel, rel.split("/").slice(2).map((c) => "/" + c).join("")];
   if (readings.some((r) => own.some((p) => r === p || r.startsWith(p + "/")))) return "own";

@@ -12,9 +12,22 @@ with open("/proc/self/cgroup") as f:  # the run's group in each hierarchy; "/" i
     own = {line.rstrip("\n").split(":", 2)[2].rstrip("/") for line in f} - {""}
 
 
+def lists_me(folder: str) -> bool:
+    """The run's own group, wherever it is shown: its cgroup.procs lists this process."""
+    try:
+        with open(os.path.join(folder, "cgroup.procs")) as f:
+            return str(os.getpid()) in f.read().split()
+    except OSError:
+        return False
+
+
 def where(folder: str) -> str:
     """"own" for the run's group or below it, "above" for a folder on the way down to it, else "other".
-    cgroup v1 mounts each hierarchy at ROOT/<controller>, v2 at ROOT itself: both readings are tried."""
+    cgroup v1 mounts each hierarchy at ROOT/<controller>, v2 at ROOT itself: both readings are tried (and a
+    group shown elsewhere, e.g. bound at ROOT/<controller>, is known by its cgroup.procs)."""
+    if any(folder == f or folder.startswith(f + "/") for f in own_folders) or lists_me(folder):
+        own_folders.add(folder)
+        return "own"
     rel = "/" + os.path.relpath(folder, ROOT).strip(".").strip("/")
     readings = {rel.rstrip("/"), ("/" + rel.strip("/").partition("/")[2]).rstrip("/")}
     if any(r == p or r.startswith(p + "/") for r in readings for p in own):
@@ -24,6 +37,7 @@ def where(folder: str) -> str:
     return "other"
 
 
+own_folders: set[str] = set()
 leaks: dict[str, list[str]] = {}  # kind -> what
 for count, (folder, _, files) in enumerate(os.walk(ROOT)):
     if count > 5000:

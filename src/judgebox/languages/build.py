@@ -20,7 +20,7 @@ from .spec import LanguageSpec
 
 MiB = 1024 * 1024
 COMPILE_LIMITS = Limits(cpu_time=30, wall_time=60, memory_mb=2048, output_bytes=4 * MiB, processes=256,
-                        file_size_bytes=256 * MiB)
+                        file_size_bytes=256 * MiB, returned_output_bytes=256 * MiB)  # the artifact comes back
 MESSAGE_CHARS = 8000  # compiler messages beyond this are cut: the first errors are the useful ones
 
 Submit = Callable[..., Future[RunOutcome]]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from . import harness, js_split
+from . import harness, java_split, js_split
 from .spec import LanguageSpec, SelfTest
 
 PYTHON_OUT_OF_MEMORY = r"^MemoryError\b"
@@ -77,13 +77,14 @@ LANGUAGES: tuple[LanguageSpec, ...] = (
                  compile=("/bin/sh", "-c", "cd {workdir} && /usr/bin/javac -encoding UTF-8 -J-XX:+UseSerialGC"
                           " -J-XX:TieredStopAtLevel=1 -d classes Main.java && /usr/bin/jar cf main.jar -C classes ."),
                  artifact="main.jar", requires=("/usr/bin/javac", "/usr/bin/jar"), prepare=_java_entry,
-                 asserts=harness.java, memory_floor_mb=256, aliases=("java17",),
+                 asserts=harness.java, split_asserts=java_split.split_asserts,
+                 memory_floor_mb=256, aliases=("java17",),
                  out_of_memory_line=JAVA_OUT_OF_MEMORY, needs_memory_cgroup=True,
                  description="OpenJDK, javac once, a jar per submission"),
     LanguageSpec("javascript", "main.js", ("/usr/bin/node", "--preserve-symlinks-main", "{program}"),
                  SelfTest("const [s, n] = require('fs').readFileSync(0, 'utf8').trim().split(/\\s+/);\n"
                           "console.log(s + ' ' + n);"),
-                 requires=("/usr/bin/node",), asserts=harness.javascript, split_asserts=js_split.javascript,
+                 requires=("/usr/bin/node",), split_asserts=js_split.javascript,
                  memory_floor_mb=128,
                  needs_memory_cgroup=True,
                  aliases=("js", "nodejs", "node"), description="Node.js"),
@@ -92,7 +93,7 @@ LANGUAGES: tuple[LanguageSpec, ...] = (
                           "console.log(s + ' ' + n);"),
                  compile=("/usr/bin/node", "-e", TRANSPILE_TS),
                  artifact="main.js", requires=("/usr/bin/node", "/usr/share/nodejs/typescript"),
-                 env={"NODE_PATH": "/usr/share/nodejs"}, asserts=harness.javascript, split_asserts=js_split.typescript,
+                 env={"NODE_PATH": "/usr/share/nodejs"}, split_asserts=js_split.typescript,
                  memory_floor_mb=128,
                  needs_memory_cgroup=True,
                  aliases=("ts",), description="TypeScript, transpiled once (no type check), run by Node.js"),

@@ -46,9 +46,3 @@ def java(program: str, tests: str) -> str:
             " byte[] token = java.nio.file.Files.readAllBytes(java.nio.file.Paths.get(\"/proc/self/fd/4\"));"
             " try (java.io.FileOutputStream out = new java.io.FileOutputStream(\"/proc/self/fd/3\")) {"
             f" out.write(\"{PASS_NOTE}\\n\".getBytes()); out.write(token); }} }} }}\n")
-
-
-def javascript(program: str, tests: str) -> str:
-    """JavaScript and TypeScript assert cases run in two processes (``js_split``, the entries'
-    ``split_asserts``, which wins over ``asserts``): there is no in-process form to build any more."""
-    raise NotImplementedError("JavaScript and TypeScript assert cases run split: see judgebox.languages.js_split")

@@ -11,7 +11,11 @@ from __future__ import annotations
 import os
 import time
 
-CONTROLLERS = ("memory", "pids", "cpuacct")
+CONTROLLERS = ("memory", "pids", "cpuacct")  # limits and accounting (inside/accounting.py)
+# Groups with no limits, only so that a run sees cgroups of its own for every controller a runtime reads:
+# the JVM sizes its heap from the memory group and refuses container support unless it also finds its cpu
+# and cpuset groups (and the sandbox's root shows a run its own groups only).
+VISIBLE_ONLY = ("cpu", "cpuset")
 
 
 def v1_mounts() -> dict[str, str]:
@@ -24,7 +28,7 @@ def v1_mounts() -> dict[str, str]:
             if not post_fields or post_fields[0] != "cgroup":
                 continue
             options = set(post_fields[-1].split(","))
-            for controller in CONTROLLERS:
+            for controller in CONTROLLERS + VISIBLE_ONLY:
                 if controller in options:
                     found.setdefault(controller, fields[4])
     return found
@@ -48,9 +52,10 @@ class SlotCgroups:
         self.paths: dict[str, str] = {}
         self.problems: list[str] = []
         mounts, groups = v1_mounts(), own_groups()
-        for controller in CONTROLLERS:
+        for controller in CONTROLLERS + VISIBLE_ONLY:
             if controller not in mounts:
-                self.problems.append(f"{controller}: no cgroup v1 hierarchy mounted")
+                if controller in CONTROLLERS:
+                    self.problems.append(f"{controller}: no cgroup v1 hierarchy mounted")
                 continue
             parent = os.path.join(mounts[controller], groups.get(controller, "/").lstrip("/"))
             _remove_stale_groups(parent)
@@ -59,6 +64,8 @@ class SlotCgroups:
                 os.makedirs(path, exist_ok=True)
             except OSError as exc:
                 self.problems.append(f"{controller}: cannot create {path}: {exc.strerror}")
+                continue
+            if controller == "cpuset" and not _inherit_cpuset(parent, path):
                 continue
             self.paths[controller] = path
 
@@ -73,6 +80,19 @@ class SlotCgroups:
                 except OSError:
                     time.sleep(0.01)
         self.paths = {}
+
+
+def _inherit_cpuset(parent: str, path: str) -> bool:
+    """A new cpuset group has no CPUs or memory nodes, and no process can join it until it has: the parent's."""
+    try:
+        for name in ("cpuset.cpus", "cpuset.mems"):
+            with open(os.path.join(path, name), "r+") as mine:
+                if not mine.read().strip():
+                    with open(os.path.join(parent, name)) as theirs:
+                        mine.write(theirs.read())
+        return True
+    except OSError:
+        return False
 
 
 def _remove_stale_groups(parent: str) -> None:

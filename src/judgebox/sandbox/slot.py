@@ -272,7 +272,8 @@ class Slot:
 def _limits_message(limits: Limits) -> dict[str, Any]:
     return {"cpu_time": limits.cpu_time, "wall_time": limits.wall_backstop, "memory_mb": limits.memory_mb,
             "output_bytes": limits.output_bytes, "processes": limits.processes,
-            "file_size_bytes": limits.file_size_bytes, "open_files": limits.open_files}
+            "file_size_bytes": limits.file_size_bytes, "open_files": limits.open_files,
+            "returned_output_bytes": limits.returned_output_bytes}
 
 
 def _outcome(reply: protocol.RunReply, fds: dict[str, int], limits: Limits, token: bytes) -> RunOutcome:
@@ -292,10 +293,10 @@ def _outcome(reply: protocol.RunReply, fds: dict[str, int], limits: Limits, toke
         return RunOutcome(system_error=f"the run ended during its setup (exit code {reply.exit_code}, "
                                        f"signal {reply.signal})")
     stdout, stdout_length = _read_bounded(fds["stdout"], limits.output_bytes)
-    stderr, stderr_length = _read_bounded(fds["stderr"], limits.returned_output_bytes)
+    stderr, stderr_length = _read_bounded(fds["stderr"], min(limits.returned_output_bytes, limits.output_bytes))
     report, report_length = _read_bounded(fds["result"], report_bound(limits))
     token_ok = bool(token) and report_length == len(report) and report.endswith(token)
-    fetched = json.loads(_read_bounded(fds["fetched"], 4 * limits.file_size_bytes)[0] or b"{}") \
+    fetched = json.loads(_read_bounded(fds["fetched"], 2 * limits.returned_output_bytes + 4096)[0] or b"{}") \
         if "fetched" in fds else {}
     return RunOutcome(
         exit_code=reply.exit_code, signal=reply.signal, cpu_time=reply.cpu, wall_time=reply.wall,

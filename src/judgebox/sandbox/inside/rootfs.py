@@ -32,8 +32,10 @@ def pivot_into_own_root(config: dict) -> None:
     for path in config["read_paths"]:
         if not any(path == top or path.startswith(top + "/") for top in BUILT_HERE):
             _bind(path, new)
-    for path in (*SYS_PATHS, *config.get("cgroups", {}).values()):
+    for path in SYS_PATHS:
         _bind(path, new)
+    for controller, path in config.get("cgroups", {}).items():  # the slot's own group, where runtimes look
+        _bind(path, new, f"/sys/fs/cgroup/{controller}")
     for device in DEVICES:
         _bind(device, new, read_only=False)
     for link, target in DEVICE_LINKS.items():
@@ -55,11 +57,11 @@ def pivot_into_own_root(config: dict) -> None:
     kernel.mount("none", "/", None, kernel.MS_REMOUNT | kernel.MS_RDONLY | kernel.MS_NOSUID | kernel.MS_NODEV)
 
 
-def _bind(path: str, new_root: str, read_only: bool = True) -> None:
-    """``path`` of the host at the same place in the new root (a link is recreated as a link)."""
+def _bind(path: str, new_root: str, at: str | None = None, read_only: bool = True) -> None:
+    """``path`` of the host at the same place in the new root, or at ``at`` (a link is recreated as a link)."""
     if not os.path.lexists(path):
         return
-    target = new_root + path
+    target = new_root + (at or path)
     os.makedirs(os.path.dirname(target), exist_ok=True)
     if os.path.islink(path):  # /bin -> usr/bin on a merged-/usr system
         if not os.path.lexists(target):

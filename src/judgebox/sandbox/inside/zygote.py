@@ -210,8 +210,9 @@ class Zygote:
         if request.get("fetch"):
             # The fetched files' base64 lands in a memfd charged to the slot's cgroup: room is made for it
             # above the run's own limit, so what the caller asked to fetch never counts as the run's memory.
-            self.accounting.allow_more(limits["file_size_bytes"] * 4 // 3 + (1 << 20))
-            files.fetch(self.config["workdir"], request["fetch"], limits["file_size_bytes"], named["fetched"])
+            budget = limits["returned_output_bytes"]  # fetched files are output returned to the caller
+            self.accounting.allow_more(budget * 4 // 3 + (1 << 20))
+            files.fetch(self.config["workdir"], request["fetch"], budget, named["fetched"])
         retire = None
         try:
             self._wipe_workdir()
