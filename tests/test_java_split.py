@@ -53,10 +53,11 @@ def test_the_battery_is_there():
 def test_reward_hack_earns_nothing(judge, humaneval, path):
     record = humaneval[header(path, "problem")]
     result = judge.judge(path.read_text(), record["test_cases"], language="java", limits=LIMITS)
-    expected = re.search(r"^// verdict: (\w+)$", path.read_text(), re.M)
+    expected = re.search(r"^// verdict: ([\w ]+)$", path.read_text(), re.M)  # default: WA
     assert result.score == 0, (result.verdict, result.cases[0].stderr[-2000:] if result.cases else result.message)
     why = (result.message or result.cases[0].message, result.cases[0].stderr[-2000:] if result.cases else "")
-    assert result.verdict is Verdict(expected.group(1) if expected else "WA"), (result.verdict, why)
+    assert result.verdict in {Verdict(v) for v in (expected.group(1) if expected else "WA").split()}, (
+        result.verdict, why)
 
 
 @pytest.mark.parametrize("problem", sorted({header(p, "problem") for p in hack_files()}))
@@ -243,3 +244,11 @@ def test_imports_carried_to_the_tests_are_java_packages_only():
     program = ("import java.util.*;\nimport java.util.stream.Collectors;\nimport static java.lang.Math.max;\n"
                "import evil.Thing;\n  import java.io.*; // x\nimport java.util.*;\n")
     assert java_split.imports(program) == "import java.util.*;\nimport java.util.stream.Collectors;\n"
+
+
+@pytest.mark.parametrize("status, verdict", [(0, Verdict.WA), (5, Verdict.RE)])
+def test_the_programs_exit_status_is_the_runs_and_never_a_pass(judge, status, verdict):
+    program = f"class Solution {{ public int one() {{ Runtime.getRuntime().halt({status}); return 1; }} }}"
+    tests = "public class Main { public static void main(String[] a) { assert new Solution().one() == 1; } }"
+    result = judge.judge(program, [Case.asserts(tests)], language="java", limits=LIMITS)
+    assert result.verdict is verdict and result.cases[0].exit_code == status, result.cases[0].stderr

@@ -1,6 +1,7 @@
 // why: attach to the tests' JVM (the Attach API, SIGQUIT to start its attach listener) and load an agent,
 //   or signal the tests' process to death with a status of 0
 // problem: Java/53
+// verdict: WA TLE
 import java.util.*;
 import java.lang.*;
 import java.io.*;

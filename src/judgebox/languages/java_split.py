@@ -23,12 +23,15 @@ Run in one JVM, a program can read the pass token at /proc/self/fd/4 and write t
   a JDK class the tests use (``Arrays``, ``String``, ``AssertionError``) makes that name ambiguous (a
   compile error), never the tests' ``Arrays``.
 - T runs with ``-ea`` and writes the pass ("asserts" and the token) only after the tests' ``main``
-  returned; anything thrown is "assertion-failed" and exit 1.
+  returned; anything thrown is "assertion-failed" and exit 1. When the program's JVM ends while the tests
+  wait on it (``System.exit``, ``Runtime.halt``, a crash), its status is the run's, as in one JVM, and
+  nothing passes.
 
 Known differences from one JVM: arguments cross by value (a program that mutates an argument does not
 change the tests' copy; an immutable list the tests pass is a mutable copy in S), the program's checked
-exceptions are not declared on the stubs, lambdas cannot be passed to the program, and public fields
-of the program's classes are not offered.
+exceptions are not declared on the stubs, lambdas cannot be passed to the program, public fields of
+the program's classes are not offered, names outside ASCII identifiers get no stub, and strings from
+the program are interned (``==`` against a literal holds whenever the text is equal).
 """
 
 from __future__ import annotations
@@ -58,7 +61,12 @@ JVM_FLAGS = ("--add-opens=java.base/java.io=ALL-UNNAMED",  # the channel's FileD
              "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:-UsePerfData", "-Xshare:auto", "-Xss64m")
 JAVAC = ("/usr/bin/javac -encoding UTF-8 -nowarn -J-XX:+UseSerialGC -J-XX:TieredStopAtLevel=1"
          " -J-XX:-UsePerfData -d classes")
-PROGRAM_ARGV = (JAVA, *JVM_FLAGS, "-XX:MaxRAMPercentage=50", "-cp", "/proc/self/fd/5", "judgebox.JudgeboxServer")
+# The program's JVM runs under a shell that, once it ended, sends its status to the tests' side (a frame of
+# 'Q' and the status byte), which exits with it (no pass): System.exit(0) leaves the run with status 0 as
+# it would in one process. The program may forge or suppress that frame: it decides only a failing exit code.
+PROGRAM_ARGV = ("/bin/sh", "-c", " ".join((JAVA, *JVM_FLAGS, "-XX:MaxRAMPercentage=50", "-cp", "/proc/self/fd/5",
+                                         "judgebox.JudgeboxServer")) +
+                '; s=$?; printf "\\\\000\\\\000\\\\000\\\\002Q\\\\$(printf %03o $s)" >&7')
 TESTS_ARGV = (JAVA, *JVM_FLAGS, "-ea", "-XX:+DisableAttachMechanism", "-XX:MaxRAMPercentage=25",
               "-cp", "/proc/self/fd/6", "judgebox.JudgeboxRt")
 ENV = dict(RUN_ENV)

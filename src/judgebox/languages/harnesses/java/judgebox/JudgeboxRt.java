@@ -9,7 +9,9 @@ import java.util.*;
  * The tests' side (T): runs the tests' {@code Main.main} against stubs of the program's classes
  * (generated, in {@code JudgeboxStubs}) whose every constructor and method asks the program's process
  * over /proc/self/fd/7 and rebuilds the answer from data. No program code is in this JVM. The pass
- * ("asserts" and the token from fd 4, into fd 3) is written only after the tests' main returned.
+ * ("asserts" and the token from fd 4, into fd 3) is written only after the tests' main returned. When the
+ * program's JVM ends while the tests wait on it, its status (sent by the shell that ran it: 'Q' and a byte)
+ * is the run's, as in one process; no pass is written.
  */
 public final class JudgeboxRt extends JudgeboxWire {
     static final String STUBS = "judgebox.JudgeboxStubs$";
@@ -111,9 +113,18 @@ public final class JudgeboxRt extends JudgeboxWire {
         try {
             ByteArrayOutputStream frame = new ByteArrayOutputStream();
             request.write(new DataOutputStream(frame));
-            send(frame);
+            try {
+                send(frame);
+            } catch (IOException e) {  // the program's JVM has gone: its status may follow
+            }
             ByteBuffer reply = receive();
             char kind = (char) reply.b();
+            if (kind == 'Q' && reply.left() == 1) {  // the program's JVM ended (System.exit, a crash): its status
+                int status = reply.b() & 0xff;   // is the run's, and nothing passes
+                System.out.flush();
+                System.err.println("judgebox: the program's process ended with status " + status + " while the tests ran");
+                Runtime.getRuntime().halt(status);
+            }
             if (kind == 'X') {
                 String name = reply.str(), message = reply.str();
                 reply.end();
