@@ -9,13 +9,12 @@ that is known and not fixed yet: the test is then a strict xfail, so fixing it f
 Other headers: ``# kind:`` stdio (empty stdin, expected ``# output:``, default ``blocked``), assert (the
 ``# assert:`` lines run after the program) or call (``# call:`` a function with ``# args:``, expecting
 ``# returns:``, both JSON); ``# limits: cpu_time=1 memory_mb=128 ...``; ``# cases: N`` runs the case N times in one
-submission; ``# repeat: N`` repeats the program's body (below the header) N times; ``# judge: fresh`` uses a
-private one-slot Judge, for attacks that persist in a slot or break it and must not spoil the shared one;
+submission; ``# repeat: N`` repeats the program's body (below the header) N times;
 ``# language:`` any judgebox language (default python; C, C++, Java and JavaScript programs write their
 headers as ``// name: value``); ``# variants: a b c`` runs the program once per variant, ``{VARIANT}``
 replaced.
 
-Every ``# judge: fresh`` program is also checked on its very slot: an honest probe runs before it and twice
+Every program is also checked on its very slot: an honest probe runs before it and twice
 after it (the first run after may be a spare forked before the attack ended), and its verdict, output and
 view of the process (cpu affinity, nice, scheduler, I/O priority, every rlimit, whether it can open files,
 allocate and exec) must be the same as before, its peak memory within ``PROBE_MEMORY_TOLERANCE``. That is
@@ -56,7 +55,7 @@ HOSTILE = Path(__file__).with_name("hostile")
 SLOT_UIDS = range(61000, 62000)
 BASE_LIMITS = Limits(cpu_time=2, memory_mb=256)
 HEADERS = {"attack", "expect", "kind", "assert", "call", "args", "returns", "output", "limits", "untouched", "cases",
-           "repeat", "judge", "known-gap", "language", "variants"}
+           "repeat", "known-gap", "language", "variants"}
 # a hostile program's file name ending -> the language its "# language:" header must name
 SUFFIXES = {".py": "python", ".c": "c", ".cpp": "cpp", ".java": "java", ".js": "javascript", ".ts": "typescript",
             ".go": "go"}
@@ -307,7 +306,7 @@ def check_other_runs(run: Run) -> None:
 
 def check_slot_reusable(run: Run) -> None:
     """The judge that ran the program runs the next one normally, on a clean slate: nothing left in /tmp,
-    /dev/shm or System V IPC (with ``# judge: fresh`` that is the very slot the program ran in)."""
+    /dev/shm or System V IPC (the very slot the program ran in)."""
     result = run.judge.judge(CLEAN_SLATE, [Case.stdio("", "clean\n")])
     assert result.verdict is Verdict.AC, f"the next run: {result.verdict} {result.cases[0].message}"
 
@@ -411,20 +410,19 @@ def check_same_slot(before: dict[str, tuple], target: judgebox.Judge, limits: Li
 
 @contextmanager
 def judge_for(headers: dict[str, list[str]], shared: judgebox.Judge, limits: Limits):
-    """The session's judge, and None; or, for ``# judge: fresh``, a private one-slot judge that has already
-    run the honest probe with these limits (so its cgroup is set up as in a long-lived slot), and what the
-    probe got."""
-    if headers.get("judge") != ["fresh"]:
-        yield shared, None
-        return
+    """A private one-slot judge that has already run the honest probes with these limits (so its cgroup is
+    set up as in a long-lived slot), and what they got: every hostile program runs on a slot of its own and
+    is followed there by the probes. It shares the session judge's artifact cache, so the C probe is built
+    once."""
     with judgebox.Judge(slots=1) as own:
+        own.programs.cache = shared.programs.cache
         yield own, probe(own, limits)
 
 
 @pytest.mark.parametrize("path, variant", _params())
 def test_hostile_program(path: Path, variant: str, judge, host: Host) -> None:
     """The hostile program gets an expected verdict, the honest one running beside it gets AC, every
-    post-condition the program names still holds, and a ``# judge: fresh`` slot is as it was before."""
+    post-condition the program names still holds, and its slot is as it was before."""
     headers = parse(path)
     language = headers["language"][0]
     expected, untouched = set(headers["expect"][0].split()), headers.get("untouched", [""])[0].split()

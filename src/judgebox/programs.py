@@ -92,6 +92,10 @@ class Programs:
 
     def _run_split(self, spec: LanguageSpec, source: str, case: Case, limits: Limits) -> Future[RunOutcome]:
         assert spec.split_asserts is not None
+        if not self.pool.layers.get("landlock") and self.pool.slots[0].config.mode != "none":
+            # Only Landlock's nested domain keeps the program's process out of the tests' one: an exec'd
+            # tests' side is dumpable again, and shares the program's uid.
+            raise LanguageUnavailable(f"{spec.name} assert cases need Landlock here, which this sandbox lacks")
         prepared = spec.split_asserts(self.toolbox, source, case.assert_code or "")
         if prepared.job is None:
             done: Future[RunOutcome] = Future()

@@ -1,6 +1,5 @@
 # attack: leave a directory tree 3000 levels deep in the work folder for the zygote to clean up
 # expect: AC
-# judge: fresh
 # untouched: slot-reusable no-leftovers
 import os
 

@@ -1,7 +1,6 @@
 # attack: set the I/O priority of the slot's worker (pid 1), its process group and its uid to idle
 #   (ioprio_set), for every later run to inherit
 # expect: AC
-# judge: fresh
 # untouched: host-processes no-leftovers
 import ctypes
 import os

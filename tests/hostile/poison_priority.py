@@ -1,7 +1,6 @@
 # attack: renice the slot's worker (pid 1), its process group, every process of the slot's uid, and its
 #   autogroup, so that every later run starts at nice 19
 # expect: AC
-# judge: fresh
 # untouched: host-processes no-leftovers
 import os
 import sys

@@ -4,7 +4,6 @@
 # expect: AC
 # variants: NOFILE NOFILE_TINY AS CPU FSIZE STACK DATA NPROC
 #   SIGPENDING MEMLOCK MSGQUEUE RTTIME
-# judge: fresh
 # untouched: host-processes no-leftovers
 import os
 import resource

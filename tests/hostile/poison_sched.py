@@ -1,7 +1,6 @@
 # attack: pin the slot's worker (pid 1) and the other processes of the slot's uid to one CPU, and move
 #   them to SCHED_IDLE / SCHED_BATCH (sched_setscheduler, sched_setattr), for every later run to inherit
 # expect: AC
-# judge: fresh
 # untouched: host-processes no-leftovers
 import ctypes
 import os

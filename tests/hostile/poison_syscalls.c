@@ -4,7 +4,6 @@
 // expect: AC
 // variants: nofile nofile-tiny as cpu fsize stack nproc nice-pid nice-pgrp nice-user affinity idle
 //   ioprio-pid ioprio-pgrp ioprio-user
-// judge: fresh
 // untouched: host-processes no-leftovers
 #define _GNU_SOURCE
 #include <sched.h>

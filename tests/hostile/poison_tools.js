@@ -3,7 +3,6 @@
 //   prlimit, renice (pid, process group, user), taskset, chrt -i, ionice, for every later run to inherit
 // expect: AC
 // variants: rlimits nofile nproc nice sched ionice
-// judge: fresh
 // untouched: host-processes no-leftovers
 const { spawnSync } = require("child_process");
 

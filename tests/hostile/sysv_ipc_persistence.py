@@ -1,7 +1,6 @@
 # attack: System V IPC objects outlive the run: a channel to later runs of the slot, and memory nobody frees
 # expect: AC
 # cases: 2
-# judge: fresh
 # untouched: slot-reusable
 import ctypes
 
