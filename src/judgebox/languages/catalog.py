@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from . import harness, java_split, js_split
+from . import cpp_split, harness, java_split, js_split
 from .spec import LanguageSpec, SelfTest
 
 PYTHON_OUT_OF_MEMORY = r"^MemoryError\b"
@@ -37,6 +37,8 @@ def _cpp(name: str, standard: str, aliases: tuple[str, ...] = ()) -> LanguageSpe
         compile=("/usr/bin/g++", f"-std={standard}", *CPP_FLAGS, "-o", "{workdir}/main", "{source}"),
         artifact="main", requires=("/usr/bin/g++",), asserts=harness.c_family,
         pch_flags=(f"-std={standard}", "-O2", "-DONLINE_JUDGE"),
+        split_asserts=cpp_split.harness(name, "/usr/bin/g++", f"-std={standard}",
+                                        (f"-std={standard}", "-O2", "-DONLINE_JUDGE"), "main.cpp"),
         description=f"g++ -std={standard} -O2, static; bits/stdc++.h precompiled")
 
 
@@ -70,7 +72,9 @@ LANGUAGES: tuple[LanguageSpec, ...] = (
     LanguageSpec("c", "main.c", ("{program}",), SelfTest(ECHO_C),
                  compile=("/usr/bin/gcc", "-std=gnu11", "-O2", "-pipe", "-static", "-s", "-o", "{workdir}/main",
                           "{source}", "-lm"),
-                 artifact="main", requires=("/usr/bin/gcc",), asserts=harness.c_family, description="gcc -O2, static"),
+                 artifact="main", requires=("/usr/bin/gcc",), asserts=harness.c_family,
+                 split_asserts=cpp_split.harness("c", "/usr/bin/gcc", "-std=gnu11", (), "main.c"),
+                 description="gcc -O2, static"),
     LanguageSpec("java", "Main.java", ("/usr/bin/java", "-XX:+UseSerialGC", "-Xss64m", "-XX:MaxRAMPercentage=75",
                                        "-XX:TieredStopAtLevel=1", "-cp", "{program}", "Main"),
                  SelfTest(ECHO_JAVA),
