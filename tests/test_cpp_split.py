@@ -317,6 +317,16 @@ def test_a_failed_assertion_is_a_wrong_answer(judge):
     assert "Assertion" in result.cases[0].stderr
 
 
+@pytest.mark.parametrize("language", ["cpp", "c"])
+def test_tests_that_report_failure_by_their_exit_status_fail(judge, language):
+    code = "int f(int x){ return x; }\n"
+    ok = "int main(){ if (f(2) != 2) return 1; return 0; }\n"
+    assert judge_asserts(judge, code, ok, language).verdict is Verdict.AC
+    assert judge_asserts(judge, code, ok.replace("!= 2", "!= 3"), language).verdict is Verdict.WA
+    with_args = "int main(int argc, char** argv){ return argc < 1 || f(1) != 1; }\n"
+    assert judge_asserts(judge, code, with_args, language).verdict is Verdict.AC
+
+
 @pytest.mark.parametrize("signature, why", [
     ("int f(int* x){ return *x; }", "pointer"),
     ("static int f(int x){ return x; }", "not declared"),  # an unused static function leaves no trace at -O2
