@@ -1,6 +1,6 @@
 """HumanEval-X in four languages: every reference solution, with its tests appended (assert cases).
 
-A pass needs positive evidence that the tests ran to their end (see ``judgebox.languages.harness``), so this
+A pass needs positive evidence that the tests ran to their end (see ``judgebox.languages.split``), so this
 is also the check that the C++, Java and JavaScript harnesses accept real test suites. The references that
 fail here fail for reasons of this machine (a library that is not installed: they may pass elsewhere) or of
 the dataset (wrong references, which must always fail: a pass would be a harness that misses a failed

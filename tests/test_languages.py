@@ -71,7 +71,7 @@ assert set(SCENARIOS) == set(PROGRAMS)
 
 
 def takes_asserts(spec: LanguageSpec) -> bool:
-    return spec.runner == "python-fork" or spec.asserts is not None or spec.split_asserts is not None
+    return spec.runner == "python-fork" or spec.split_asserts is not None
 
 
 @cache

@@ -1,8 +1,8 @@
 """How a submission becomes sandbox jobs, one per case.
 
 Python runs on the slots' warm interpreters, one fork per case. Every other language is built once per
-distinct program (the source, or for assert cases the source with the tests and their evidence
-harness), cached by content, and each case execs the built artifact.
+distinct program, cached by content, and each case execs the built artifact; an assert case runs the
+language's two-process harness (``languages/split.py``).
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ class Programs:
         kinds = {case.kind for case in submission.cases}
         if "call" in kinds:
             raise InvalidCases(f"call-based cases are for Python; {spec.name} takes stdio or assert cases")
-        if "assert" in kinds and spec.asserts is None and spec.split_asserts is None:
+        if "assert" in kinds and spec.split_asserts is None:
             raise InvalidCases(f"{spec.name} has no assert harness; use stdio cases")
 
     def check_language(self, spec: LanguageSpec) -> None:
@@ -78,15 +78,14 @@ class Programs:
         return (built if spec.compiled else None), run
 
     def _run_built(self, spec: LanguageSpec, source: str, case: Case, limits: Limits) -> Future[RunOutcome]:
-        if case.kind == "assert" and spec.split_asserts is not None:
+        if case.kind == "assert":
             return self._run_split(spec, source, case, limits)
-        program = spec.asserts(source, case.assert_code or "") if case.kind == "assert" and spec.asserts else source
-        built = build(self.pool.submit, self.cache, spec, program, self.toolchain_cache)
+        built = build(self.pool.submit, self.cache, spec, source, self.toolchain_cache)
         if built.artifact is None:
             done: Future[RunOutcome] = Future()
             done.set_result(RunOutcome(compile_error=built.compile_error, system_error=built.system_error))
             return done
-        job = Command(spec.command(spec.run), environment(spec), evidence=case.kind == "assert")
+        job = Command(spec.command(spec.run), environment(spec))
         return self.pool.submit(job, case.stdin, limits, program=built.artifact)
 
 

@@ -1,7 +1,8 @@
 // why: return a list that contains itself, a list nested thousands deep and a list of tens of millions
-//   of items, to crash or exhaust the harness that reads them
+//   of items, to crash or exhaust the harness that reads them (WA when the tests refuse the value, MLE when
+//   the program runs out of memory first)
 // problem: Java/34
-// verdict: MLE
+// verdict: MLE WA
 import java.util.*;
 import java.lang.*;
 

@@ -58,14 +58,21 @@ def _compile(submit: Submit, spec: LanguageSpec, program: str, argv: tuple[str, 
     made = outcome.files.get(spec.artifact or "")
     if outcome.clean_exit and made is not None:
         return Build(Artifact(base64.b64decode(made), spec.name), compile_time=outcome.cpu_time)
+    if outcome.clean_exit:
+        return failed_build(outcome, limits, f"the compiler succeeded but left no {spec.artifact}")
+    return failed_build(outcome, limits)
+
+
+def failed_build(outcome: RunOutcome, limits: Limits, why: str = "", what: str = "compilation") -> Build:
+    """The compile error of a build run that made no artifact: its messages (the first ones), and what
+    stopped it."""
     message = (outcome.stderr + outcome.stdout).decode("utf-8", "replace").strip()
     if outcome.stopped is not None:
-        message = f"compilation exceeded its time limit ({limits.cpu_time:g} s CPU)\n{message}"
+        why = f"{what} exceeded its time limit ({limits.cpu_time:g} s CPU)"
     elif outcome.out_of_memory:
-        message = f"compilation exceeded its memory limit ({limits.memory_mb} MiB)\n{message}"
-    elif outcome.clean_exit:
-        message = f"the compiler succeeded but left no {spec.artifact}\n{message}"
+        why = f"{what} exceeded its memory limit ({limits.memory_mb} MiB)"
+    message = f"{why}\n{message}" if why else message
     if len(message) > MESSAGE_CHARS:
         message = message[:MESSAGE_CHARS] + "\n[... cut]"
-    return Build(compile_error=message or f"compiler exit code {outcome.exit_code}",
+    return Build(compile_error=message or f"{what} failed (exit code {outcome.exit_code})",
                  compile_timed_out=outcome.stopped is not None, compile_time=outcome.cpu_time)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from . import cpp_split, harness, java_split, js_split
+from . import cpp_split, java_split, js_split
 from .spec import LanguageSpec, SelfTest
 
 PYTHON_OUT_OF_MEMORY = r"^MemoryError\b"
@@ -35,7 +35,7 @@ def _cpp(name: str, standard: str, aliases: tuple[str, ...] = ()) -> LanguageSpe
     return LanguageSpec(
         name, "main.cpp", ("{program}",), SelfTest(ECHO_CPP), aliases=aliases,
         compile=("/usr/bin/g++", f"-std={standard}", *CPP_FLAGS, "-o", "{workdir}/main", "{source}"),
-        artifact="main", requires=("/usr/bin/g++",), asserts=harness.c_family,
+        artifact="main", requires=("/usr/bin/g++",),
         pch_flags=(f"-std={standard}", "-O2", "-DONLINE_JUDGE"),
         split_asserts=cpp_split.harness(name, "/usr/bin/g++", f"-std={standard}",
                                         (f"-std={standard}", "-O2", "-DONLINE_JUDGE"), "main.cpp"),
@@ -51,7 +51,7 @@ def _java_entry(code: str) -> str:
     if entry is None or re.search(r"\b(class|interface|enum|record)\s+Main\b", code):
         return code
     owners = re.findall(r"\bclass\s+(\w+)", code[:entry.start()])
-    return code + harness.java_launcher(owners[-1]) if owners else code
+    return code + java_split.launcher(owners[-1]) if owners else code
 
 
 def _php_open_tag(code: str) -> str:
@@ -72,7 +72,7 @@ LANGUAGES: tuple[LanguageSpec, ...] = (
     LanguageSpec("c", "main.c", ("{program}",), SelfTest(ECHO_C),
                  compile=("/usr/bin/gcc", "-std=gnu11", "-O2", "-pipe", "-static", "-s", "-o", "{workdir}/main",
                           "{source}", "-lm"),
-                 artifact="main", requires=("/usr/bin/gcc",), asserts=harness.c_family,
+                 artifact="main", requires=("/usr/bin/gcc",),
                  split_asserts=cpp_split.harness("c", "/usr/bin/gcc", "-std=gnu11", (), "main.c"),
                  description="gcc -O2, static"),
     LanguageSpec("java", "Main.java", ("/usr/bin/java", "-XX:+UseSerialGC", "-Xss64m", "-XX:MaxRAMPercentage=75",
@@ -81,7 +81,7 @@ LANGUAGES: tuple[LanguageSpec, ...] = (
                  compile=("/bin/sh", "-c", "cd {workdir} && /usr/bin/javac -encoding UTF-8 -J-XX:+UseSerialGC"
                           " -J-XX:TieredStopAtLevel=1 -d classes Main.java && /usr/bin/jar cf main.jar -C classes ."),
                  artifact="main.jar", requires=("/usr/bin/javac", "/usr/bin/jar"), prepare=_java_entry,
-                 asserts=harness.java, split_asserts=java_split.split_asserts,
+                 split_asserts=java_split.split_asserts,
                  memory_floor_mb=256, aliases=("java17",),
                  out_of_memory_line=JAVA_OUT_OF_MEMORY, needs_memory_cgroup=True,
                  description="OpenJDK, javac once, a jar per submission"),

@@ -61,10 +61,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..sandbox.config import RUN_ENV
+from ..sandbox.outcome import RunOutcome
 from ..sandbox.slot import Command, SplitCommand
 from . import pch
 from .artifacts import Artifact, Build
-from .build import COMPILE_LIMITS, MESSAGE_CHARS
+from .build import COMPILE_LIMITS, failed_build
 from .split import SplitBuild, Toolbox
 
 HARNESS = Path(__file__).with_name("harnesses") / "cpp"
@@ -650,15 +651,8 @@ def _pch(toolbox: Toolbox, flags: tuple[str, ...]) -> str:
     return f"-I {folder} " if folder else ""
 
 
-def _message(outcome, what: str) -> str:
-    message = (outcome.stderr + outcome.stdout).decode("utf-8", "replace").strip()
-    if outcome.stopped is not None:
-        message = f"{what} exceeded its time limit ({COMPILE_LIMITS.cpu_time:g} s CPU)\n{message}"
-    elif outcome.out_of_memory:
-        message = f"{what} exceeded its memory limit ({COMPILE_LIMITS.memory_mb} MiB)\n{message}"
-    if len(message) > MESSAGE_CHARS:
-        message = message[:MESSAGE_CHARS] + "\n[... cut]"
-    return message or f"{what} failed (exit code {outcome.exit_code})"
+def _message(outcome: RunOutcome, what: str) -> str:
+    return failed_build(outcome, COMPILE_LIMITS, what=what).compile_error or ""
 
 
 def _run(toolbox: Toolbox, script: str, files: dict[str, str], fetch: tuple[str, ...]):

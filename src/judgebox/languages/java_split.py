@@ -48,7 +48,7 @@ from pathlib import Path
 from ..sandbox.config import RUN_ENV
 from ..sandbox.slot import Command, SplitCommand
 from .artifacts import Artifact, ArtifactCache, Build
-from .build import COMPILE_LIMITS, MESSAGE_CHARS
+from .build import COMPILE_LIMITS, failed_build
 from .split import SplitBuild, Toolbox
 
 HARNESS = Path(__file__).with_name("harnesses") / "java" / "judgebox"
@@ -82,6 +82,13 @@ with zipfile.ZipFile(sys.argv[1], "w", zipfile.ZIP_DEFLATED) as z:
 """
 
 
+def launcher(entry_class: str) -> str:
+    """A class Main for a program whose ``main`` lives in another class (appended after a marker): judgebox
+    runs class Main. An assert case's tests bring their own Main, and the launcher is cut off for them."""
+    return (f"{LAUNCHER_MARK}class Main {{ public static void main(String[] args) throws Exception {{"
+            f" {entry_class}.main(args); }} }}\n")
+
+
 def _zip(jar: str) -> str:
     return f"{{ /usr/bin/python3 -I zip.py {jar} classes 2>/dev/null || /usr/bin/jar cf {jar} -C classes . ; }}"
 
@@ -89,7 +96,7 @@ def _zip(jar: str) -> str:
 _runtime_classes: dict[str, dict[str, bytes]] = {}
 _runtime_lock = threading.Lock()
 
-LAUNCHER_MARK = "\n// judgebox: launcher\n"  # harness.JAVA_LAUNCHER_MARK: a launcher class Main the tests replace
+LAUNCHER_MARK = "\n// judgebox: launcher\n"  # before a launcher class Main (``launcher``), which the tests replace
 MAX_DESCRIPTION = 1 << 20
 MAX_CLASSES = 500
 MAX_MEMBERS = 2000
@@ -235,15 +242,7 @@ def _sandboxed_build(toolbox: Toolbox, sources: dict[str, str | bytes], script: 
     fetched = {name: base64.b64decode(data) for name, data in outcome.files.items()}
     if outcome.clean_exit and artifact in fetched:
         return Build(Artifact(fetched[artifact], "java-split"), compile_time=outcome.cpu_time), fetched
-    message = (outcome.stderr + outcome.stdout).decode("utf-8", "replace").strip()
-    if outcome.stopped is not None:
-        message = f"compilation exceeded its time limit ({COMPILE_LIMITS.cpu_time:g} s CPU)\n{message}"
-    elif outcome.out_of_memory:
-        message = f"compilation exceeded its memory limit ({COMPILE_LIMITS.memory_mb} MiB)\n{message}"
-    if len(message) > MESSAGE_CHARS:
-        message = message[:MESSAGE_CHARS] + "\n[... cut]"
-    return Build(compile_error=message or f"compiler exit code {outcome.exit_code}",
-                 compile_timed_out=outcome.stopped is not None, compile_time=outcome.cpu_time), {}
+    return failed_build(outcome, COMPILE_LIMITS), {}
 
 
 # -- the stubs -------------------------------------------------------------------------------------------

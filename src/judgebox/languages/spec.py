@@ -43,8 +43,7 @@ class LanguageSpec:
     description: str = ""
     runner: str = "exec"  # "exec": a program in the sandbox; "python-fork": the slot's warm interpreter
     prepare: Callable[[str], str] | None = None  # a quirk of the source (Java's class name, PHP's tag)
-    asserts: Callable[[str, str], str] | None = None  # program + test code -> program with evidence (in-process)
-    # program + tests -> the two-process assert harness (languages/split.py); wins over ``asserts``
+    # program + tests -> the two-process assert harness (languages/split.py); none: stdio cases only
     split_asserts: Callable[[Toolbox, str, str], SplitBuild] | None = None
     memory_floor_mb: int = 0  # some runtimes cannot start below this; their limit is raised to it
     pch_flags: tuple[str, ...] = ()  # C++: the flags a precompiled bits/stdc++.h must be built with

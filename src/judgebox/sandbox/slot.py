@@ -41,12 +41,11 @@ _slot_ids = itertools.count()
 @dataclass(frozen=True)
 class Command:
     """Run an executable: ``argv[0]`` must be an absolute path the sandbox uid can execute, or
-    ``/proc/self/fd/5`` for the program passed alongside. With ``evidence`` the run inherits the result
-    and token fds (3 and 4) for an assert harness of its own."""
+    ``/proc/self/fd/5`` for the program passed alongside. It never holds the report, the token or the
+    tests (fds 3, 4 and 6 close on exec)."""
 
     argv: tuple[str, ...]
     env: dict[str, str] = field(default_factory=lambda: dict(RUN_ENV))
-    evidence: bool = False
 
 
 @dataclass(frozen=True)
@@ -183,7 +182,7 @@ class Slot:
             for name in ("stdout", "stderr", "result"):
                 fds[name] = _memfd(name)
             request: dict[str, Any] = {"limits": _limits_message(limits)}
-            if not isinstance(job, Command) or job.evidence:
+            if not isinstance(job, Command):
                 token = secrets.token_bytes(protocol.TOKEN_BYTES)
                 fds["token"] = _memfd("token", token)
             if isinstance(job, PythonProgram):
@@ -193,7 +192,7 @@ class Slot:
                 tests = job.tests if isinstance(job.tests, bytes) else job.tests.encode("utf-8", "surrogateescape")
                 fds["test"] = _memfd("test", tests)
             else:
-                request.update(argv=list(job.argv), env=job.env, evidence=job.evidence)
+                request.update(argv=list(job.argv), env=job.env)
             if files:
                 fds["files"] = _memfd("files", json.dumps(files).encode())
             if fetch:

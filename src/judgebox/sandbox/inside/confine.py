@@ -64,16 +64,16 @@ class Confinement:
             os.close(self.ruleset_fd)
             self.ruleset_fd = None
 
-    def enter_run(self, limits: dict, named: dict[str, int], control_fd: int, evidence: bool = False) -> None:
+    def enter_run(self, limits: dict, named: dict[str, int], control_fd: int) -> None:
         """The rest, once the request is known: its fds (by name, as the judge sent them) and its limits."""
-        self._arrange_fds(named, control_fd, evidence)
+        self._arrange_fds(named, control_fd)
         self._set_rlimits(limits)
 
     @staticmethod
-    def _arrange_fds(named: dict[str, int], control_fd: int, evidence: bool) -> None:
-        """Put each descriptor at its number. Report, token and tests close on exec (an exec'd program
-        never holds them) unless an exec'd in-process harness needs them (``evidence``); the control
-        channel always closes on exec."""
+    def _arrange_fds(named: dict[str, int], control_fd: int) -> None:
+        """Put each descriptor at its number. Report, token, tests and the control channel close on exec:
+        an exec'd program never holds them (only the tests' side of a split run is given the first three,
+        by ``zygote._split_exec``)."""
         by_number = {Fd.STDIN: named["stdin"], Fd.STDOUT: named["stdout"], Fd.STDERR: named["stderr"],
                      Fd.REPORT: named["result"], Fd.TOKEN: named.get("token"), Fd.PROGRAM: named.get("program"),
                      Fd.TESTS: named.get("test"), Fd.CONTROL: control_fd}
@@ -82,8 +82,7 @@ class Confinement:
                   if fd is not None}
         for target in range(Fd.CONTROL + 1):
             if target in lifted:
-                keep = target not in JUDGE_ONLY or (evidence and target in (Fd.REPORT, Fd.TOKEN, Fd.TESTS))
-                os.dup2(lifted[target], target, inheritable=keep)
+                os.dup2(lifted[target], target, inheritable=target not in JUDGE_ONLY)
             else:
                 close_quietly(target)
         os.closerange(Fd.CONTROL + 1, _max_fd())

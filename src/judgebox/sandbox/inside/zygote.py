@@ -255,7 +255,7 @@ class Zygote:
             sources = {name: files.read_all(named[name]) for name in ("code", "args", "files") if name in named}
             control = channel.detach()
             channel = socket.socket(fileno=control)
-            self.confinement.enter_run(request["limits"], named, control, request.get("evidence", False))
+            self.confinement.enter_run(request["limits"], named, control)
             channel.detach()  # the descriptor is at Fd.CONTROL now
             channel = socket.socket(fileno=protocol.Fd.CONTROL)
             if "files" in sources:
