@@ -59,8 +59,10 @@ def _join_cgroups(config: dict) -> None:
 
 
 def _enter_namespaces(config: dict, sock: socket.socket) -> None:
+    # A cgroup namespace rooted at the slot's groups (joined just before): /proc/self/cgroup and the mount
+    # table show the run its own groups as "/", never the host's path to them.
     flags = (kernel.CLONE_NEWNS | kernel.CLONE_NEWPID | kernel.CLONE_NEWNET | kernel.CLONE_NEWIPC
-             | kernel.CLONE_NEWUTS)
+             | kernel.CLONE_NEWUTS | kernel.CLONE_NEWCGROUP)
     if config["mode"] == "user":
         uid, gid = os.getuid(), os.getgid()
         kernel.unshare(flags | kernel.CLONE_NEWUSER)
