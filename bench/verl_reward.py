@@ -1,7 +1,7 @@
 """verl's code reward four ways on CodeContests, side by side, in one run: judgebox embedded, verl's sandbox path
 against a SandboxFusion stand-in and against `judgebox serve`, and verl's local prime_code.
 
-Method. Each sample is a CodeContests record (../shared/data/codecontests.jsonl: 300 problems, 9-10 stdin/stdout
+Method. Each sample is a CodeContests record (tests/data/codecontests.jsonl: 300 problems, 9-10 stdin/stdout
 cases each) with its first known-correct reference solution as the completion (a ```python fence), data source
 "codecontests". Every leg scores every sample as verl 0.9.1's reward loop calls a sync scorer, from a
 ThreadPoolExecutor (``--threads``, default 32: a RewardLoopWorker's default executor) mapping over a batch:
@@ -60,7 +60,7 @@ from run import CORES, CpuMeter, Server, console, fmt, machine_busy, print_noise
 
 ROOT = Path(__file__).resolve().parent.parent
 WHEELS = ROOT / ".cache" / "verl"
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "codecontests.jsonl"  # ../shared beside the checkout
+DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "codecontests.jsonl"
 DATA_SOURCE = "codecontests"
 MEMORY_MB = 1024  # verl's reward.sandbox_fusion.memory_limit_mb default, and judgebox's
 MAX_CONCURRENT = 64  # verl's reward.sandbox_fusion.max_concurrent default

@@ -9,14 +9,14 @@ import pytest
 
 import judgebox
 
-SHARED_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+DATA = Path(__file__).with_name("data")  # the datasets, in the repository (tests/data/README.md)
 
 
-def shared_data(name: str) -> list[dict]:
-    """Records of a dataset in ../shared/data (present beside every checkout and CI clone)."""
-    path = SHARED_DATA / name
+def load_dataset(name: str) -> list[dict]:
+    """Records of a dataset in tests/data."""
+    path = DATA / name
     if not path.exists():
-        pytest.fail(f"{path} is missing: the shared datasets must sit beside the checkout")
+        pytest.fail(f"{path} is missing")
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
 

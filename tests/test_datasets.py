@@ -6,7 +6,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from conftest import shared_data
+from conftest import load_dataset
 from judgebox import Limits, Verdict
 
 # mbpp/123 needs about 5.5 s of CPU in CPython; the verdict is on CPU time, so a generous limit is enough.
@@ -23,13 +23,13 @@ def _scores(judge, records, kind):
 
 @pytest.mark.parametrize("name, count", [("humaneval.jsonl", 164), ("mbpp.jsonl", 974)])
 def test_every_reference_scores_one(judge, name, count):
-    results = _scores(judge, shared_data(name), "solutions")
+    results = _scores(judge, load_dataset(name), "solutions")
     assert len(results) == count
     failing = [(i, r.verdict, r.cases[0].message if r.cases else r.message) for i, r in results if r.score != 1.0]
     assert failing == []
 
 
 def test_every_wrong_humaneval_completion_scores_below_one(judge):
-    results = _scores(judge, shared_data("humaneval.jsonl"), "wrong_solutions")
+    results = _scores(judge, load_dataset("humaneval.jsonl"), "wrong_solutions")
     assert len(results) == 68
     assert [i for i, r in results if r.score >= 1.0] == []

@@ -15,7 +15,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from conftest import shared_data
+from conftest import load_dataset
 from judgebox import Limits, Verdict
 
 LIMITS = Limits(cpu_time=20)  # generous: the verdicts are on CPU time, and no reference needs near this
@@ -47,7 +47,7 @@ KNOWN = {
 
 @pytest.mark.parametrize("language", ["python", "cpp", "java", "js"])
 def test_every_reference_passes_except_the_known_ones(judge, language):
-    records = shared_data(f"humaneval_x_{language}.jsonl")
+    records = load_dataset(f"humaneval_x_{language}.jsonl")
     assert len(records) == 164
 
     def run(record):

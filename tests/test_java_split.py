@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import shared_data
+from conftest import load_dataset
 from judgebox import Case, Limits, Verdict, languages
 from judgebox.languages import java_split
 
@@ -28,7 +28,7 @@ LIMITS = Limits(cpu_time=10, memory_mb=512)
 
 @pytest.fixture(scope="module")
 def humaneval():
-    return {record["id"]: record for record in shared_data("humaneval_x_java.jsonl")}
+    return {record["id"]: record for record in load_dataset("humaneval_x_java.jsonl")}
 
 
 def hack_files() -> list[Path]:

@@ -4,7 +4,7 @@
   async) must parse our responses and get the right statuses;
 - verl's reward path, which posts raw JSON to ``<url>/run_code`` and maps each response to True / False /
   -1 (sandbox error) / -2 (runtime error) / -3 (timeout) / -4 (compile error)
-  (reference: ../shared/reference/verl-scorers.md, section 2.5-2.6);
+  (verl's sandbox_fusion scorer, which reads them);
 
 plus the output capture SandboxFusion gets wrong (#62: big outputs truncated under ``Success`` or hung into a
 false TLE) and the ``files`` / ``fetch_files`` round trip. All against the session's real server.

@@ -2,7 +2,7 @@
 
 Every known-correct HumanEval and MBPP solution scores 1.0 and every known-wrong HumanEval completion
 less; CodeContests references score 1.0 at least as often as the tolerant validation of the dataset
-(255/300, ../shared/data/README.md), all cases judged. Completions are written as a reasoning model writes
+(255/300, tests/data/README.md), all cases judged. Completions are written as a reasoning model writes
 them: a think section (with a decoy block), then the answer's fenced block.
 """
 
@@ -12,7 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from conftest import shared_data
+from conftest import load_dataset
 from judgebox.verl import compute_score, default_compute_score
 from judgebox.verl.extract import answer_code
 
@@ -37,25 +37,25 @@ def scores(records: list[dict], kind: str, continuous: bool = True) -> dict[str,
 
 @pytest.mark.parametrize("dataset, count", [("humaneval.jsonl", 164), ("mbpp.jsonl", 974)])
 def test_every_reference_solution_scores_full(dataset, count):
-    results = scores(shared_data(dataset), "solutions")
+    results = scores(load_dataset(dataset), "solutions")
     assert len(results) == count
     assert [label for label, score in results.items() if score != 1.0] == []
 
 
 def test_every_wrong_humaneval_completion_scores_below_full():
-    results = scores(shared_data("humaneval.jsonl"), "wrong_solutions")
+    results = scores(load_dataset("humaneval.jsonl"), "wrong_solutions")
     assert len(results) == 68
     assert [label for label, score in results.items() if score >= 1.0] == []
 
 
 def test_codecontests_references_pass_at_least_as_often_as_tolerant_validation():
-    results = scores(shared_data("codecontests.jsonl"), "solutions", continuous=False)
+    results = scores(load_dataset("codecontests.jsonl"), "solutions", continuous=False)
     full = sum(score == 1.0 for score in results.values())
     assert full >= CODECONTESTS_TOLERANT_VALIDATION, f"{full}/300 references score 1.0"
 
 
 def test_default_compute_score_is_a_dict_for_verls_reward_loop():
-    record = shared_data("codecontests.jsonl")[0]
+    record = load_dataset("codecontests.jsonl")[0]
     result = default_compute_score("codecontests", completion(record["solutions"][0]), record["test_cases"])
     assert set(result) == {"score", "acc", "passed", "total", "verdict", "infra_error", "error"}
     assert result["infra_error"] is False and result["total"] == min(10, len(record["test_cases"]["inputs"]))

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 import judgebox.verl
-from conftest import shared_data
+from conftest import load_dataset
 from judgebox.verl import reference
 
 WHEEL_DIR = Path(__file__).resolve().parents[1] / ".cache" / "verl"
@@ -43,7 +43,7 @@ def verl_scorer():
 def completions(dataset: str) -> list[tuple[str, str, dict]]:
     """(label, completion, test cases) for every solution of every record, fenced as a model writes it."""
     return [(f"{r['id']} {kind}[{i}]", f"Here is my solution.\n```python\n{code}\n```\n", r["test_cases"])
-            for r in shared_data(dataset) for kind in ("solutions", "wrong_solutions")
+            for r in load_dataset(dataset) for kind in ("solutions", "wrong_solutions")
             for i, code in enumerate(r.get(kind) or [])]
 
 
