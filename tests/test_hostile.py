@@ -83,7 +83,9 @@ state = {
     "scheduler": os.sched_getscheduler(0), "ioprio": libc.syscall(252, 1, 0),  # ioprio_get(IOPRIO_WHO_PROCESS, 0)
     "rlimits": {name: resource.getrlimit(getattr(resource, name)) for name in sorted(dir(resource))
                 if name.startswith("RLIMIT_")},
-    "autogroup": open("/proc/self/autogroup").read().split()[-1] if os.path.exists("/proc/self/autogroup") else None,
+    # empty when the host turns autogrouping off (kernel.sched_autogroup_enabled=0), absent without the feature
+    "autogroup": (open("/proc/self/autogroup").read().split() or [None])[-1] if os.path.exists("/proc/self/autogroup")
+                 else None,
     "exec": subprocess.run(["/bin/echo", "exec works"], capture_output=True, text=True).stdout.strip(),
 }
 print(json.dumps(state), file=sys.stderr)
