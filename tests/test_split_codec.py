@@ -1,4 +1,4 @@
-"""The two-process harness's codec and channel (sandbox/inside/split.py), without a sandbox.
+"""The two-process harness's codec and channel (sandbox/inside/split/), without a sandbox.
 
 The program's side (S) runs in a thread over a socketpair, or is a forged peer that sends raw messages, as a
 program that replaced S's code would. What is checked: data round trips keep their exact types; S's
@@ -8,6 +8,7 @@ reachable from S beyond calling the callables the tests passed; a malformed mess
 
 from __future__ import annotations
 
+import builtins
 import cmath
 import collections
 import datetime
@@ -189,7 +190,7 @@ def test_a_program_module_global_gives_the_tests_their_own_standard_module_only(
     names = split.tests_namespace(channel)
     assert names["math"] is math and names["cm"] is cmath and names["n"] == 3
     assert "evil" not in names and "ag" not in names and "rel" not in names
-    assert names["__builtins__"] is split.builtins
+    assert names["__builtins__"] is builtins
 
 
 # -- the tests' objects: never reachable ----------------------------------------------------------------

@@ -3,7 +3,7 @@
 Three harnesses, by the case's kind:
 
 - ``stdio``: run the program as ``python solution.py`` would, and exit with its status;
-- ``assert``: the program runs in a process of its own (``split.py``) and the test code here, calling it
+- ``assert``: the program runs in a process of its own (``split``) and the test code here, calling it
   through proxies; a pass is the per-case token copied into the result fd after the last test statement,
   and the program's process has neither the token, nor the result fd, nor the tests;
 - ``call``: the same split; the function's return value comes back as data and goes to the judge
@@ -73,7 +73,7 @@ def _judge(sources: dict[str, bytes], harness: dict, stdout: io.TextIOWrapper, s
     main.__dict__.update(__builtins__=_BUILTINS, __file__=SOLUTION_FILE)
     sys.modules["__main__"] = main
 
-    # Assert and call cases: the program runs in a process of its own (split.py), this one tests it.
+    # Assert and call cases: the program runs in a process of its own (split), this one tests it.
     if kind == "assert":
         _run_split(code, main.__dict__, stdout, stderr, _assert)
     if kind == "call":
