@@ -94,8 +94,8 @@ class Slot:
 
     def _start(self) -> None:
         mode = self.config.mode
-        if mode == "root":
-            self._cgroups = SlotCgroups(f"judgebox-{os.getpid()}-{next(_slot_ids)}")
+        if mode != "none":
+            self._cgroups = SlotCgroups(f"judgebox-{os.getpid()}-{next(_slot_ids)}", mode)
         workdir = "/tmp" if mode != "none" else _trusted_workdir()
         try:  # bound into the sandbox's root at boot, so it must exist by then
             os.makedirs(self.config.cache_dir, mode=0o755, exist_ok=True)
@@ -104,7 +104,9 @@ class Slot:
         config = {
             "mode": mode, "uid": self.uid, "gid": self.uid, "workdir": workdir,
             "workdir_bytes": self.config.workdir_bytes, "shm_bytes": self.config.shm_bytes,
-            "cgroups": self._cgroups.paths if self._cgroups else {},
+            "cgroups": self._cgroups.accounting if self._cgroups else {},
+            "cgroup_groups": self._cgroups.groups if self._cgroups else [],
+            "cgroup_view": self._cgroups.view if self._cgroups else {},
             "landlock": True, "read_paths": self.config.read_paths(self.interpreter),
             "write_paths": [workdir, "/dev/shm", *DEVICE_WRITE_PATHS], "env": RUN_ENV,
         }
@@ -134,7 +136,7 @@ class Slot:
                           "kernel.unprivileged_userns_clone and the container's seccomp profile, or run as root)")
             self.close()
             raise SandboxError(f"sandbox slot {self.index} could not start ({mode} mode): {error}")
-        self.layers = reply["layers"]
+        self.layers = {**reply["layers"], "cgroup_hierarchy": self._cgroups.hierarchy if self._cgroups else "none"}
         self.python_version = reply["python"]
         missing = sorted(layer for layer in self.config.required_layers if not self.layers.get(layer))
         if missing:

@@ -1,8 +1,9 @@
 """The slot's cgroup files, opened once by the zygote and read with pread: limits and usage per run.
 
-cgroup v1 names; the slot's groups are made by the judge (``sandbox/cgroups.py``). Keeping the files open
-saves an open/close pair per access, and every page the zygote touches while a run is alive costs a
-copy-on-write fault, so the per-run work here is kept to a few syscalls.
+The judge makes the slot's groups (``sandbox/cgroups/``) and says which hierarchy serves each need
+(memory, pids, cpu); the file names of both versions are here. Keeping the files open saves an
+open/close pair per access, and every page the zygote touches while a run is alive costs a copy-on-write
+fault, so the per-run work is a few preads and pwrites whichever the version.
 """
 
 from __future__ import annotations
@@ -11,47 +12,99 @@ import os
 
 MiB = 1024 * 1024
 
+# (need, hierarchy) -> {role: file}. v2: memory.peak needs kernel 5.19 and takes a reset (per open file,
+# by writing to it) from 6.12; cpu.stat's usage_usec is in microseconds, cpuacct.usage in nanoseconds.
+FILES = {
+    ("memory", 1): {"usage": "memory.usage_in_bytes", "peak": "memory.max_usage_in_bytes",
+                    "limit": "memory.limit_in_bytes", "events": "memory.oom_control"},
+    ("memory", 2): {"usage": "memory.current", "peak": "memory.peak", "limit": "memory.max",
+                    "events": "memory.events"},
+    ("pids", 1): {"limit": "pids.max"},
+    ("pids", 2): {"limit": "pids.max"},
+    ("cpu", 1): {"usage": "cpuacct.usage"},
+    ("cpu", 2): {"usage": "cpu.stat"},
+}
+OOM_KILL_KEYS = (b"oom_kill", b"oom_group_kill")  # v1's memory.oom_control has the first, v2's memory.events both
+
+
+def oom_kills(text: bytes) -> int:
+    """Processes the OOM killer killed, from memory.oom_control (v1) or memory.events (v2)."""
+    total = 0
+    for line in text.split(b"\n"):
+        key, _, value = line.partition(b" ")
+        if key in OOM_KILL_KEYS:
+            total += int(value)
+    return total
+
+
+def cpu_usage_ns(text: bytes, hierarchy: int) -> int:
+    """CPU time from cpuacct.usage (v1, ns) or cpu.stat's ``usage_usec`` line (v2, us)."""
+    if hierarchy == 1:
+        return int(text)
+    for line in text.split(b"\n"):
+        key, _, value = line.partition(b" ")
+        if key == b"usage_usec":
+            return int(value) * 1000
+    raise ValueError("cpu.stat has no usage_usec line")
+
 
 class CgroupAccounting:
-    def __init__(self, paths: dict[str, str]) -> None:
-        self.memory = "memory" in paths
-        self.pids = "pids" in paths
-        self.cpu = "cpuacct" in paths
+    def __init__(self, needs: dict[str, list]) -> None:
+        """``needs``: need -> [hierarchy, group path], for the needs a cgroup serves."""
+        self.memory = "memory" in needs
+        self.pids = "pids" in needs
+        self.cpu = "cpu" in needs
+        self._cpu_hierarchy = needs["cpu"][0] if self.cpu else 0
         self._fds: dict[str, int] = {}
-        for controller, name, flags in (("memory", "memory.usage_in_bytes", os.O_RDONLY),
-                                        ("memory", "memory.max_usage_in_bytes", os.O_RDWR),
-                                        ("memory", "memory.limit_in_bytes", os.O_RDWR),
-                                        ("memory", "memory.oom_control", os.O_RDONLY),
-                                        ("pids", "pids.max", os.O_RDWR),
-                                        ("cpuacct", "cpuacct.usage", os.O_RDONLY)):
-            if controller in paths:
-                self._fds[name] = os.open(os.path.join(paths[controller], name), flags | os.O_CLOEXEC)
+        for need, (hierarchy, group) in needs.items():
+            for role, name in FILES[(need, hierarchy)].items():
+                flags = (os.O_RDWR if role in ("limit", "peak") else os.O_RDONLY) | os.O_CLOEXEC
+                try:
+                    self._fds[f"{need}.{role}"] = os.open(os.path.join(group, name), flags)
+                except OSError:
+                    if role != "peak":  # v2's memory.peak is missing before 5.19 and read-only before 6.12
+                        raise
         self._written: dict[str, int] = {}
+        self._peak = self.memory and self._resets_peak()
         self._oom_kills = self._read_oom_kills() if self.memory else 0
         self._usage_before = 0
+
+    def _resets_peak(self) -> bool:
+        """Whether the peak can be reset per run (v1 always; v2 from kernel 6.12); if not, peak is unknown
+        and the run's own maximum resident size stands."""
+        if "memory.peak" not in self._fds:
+            return False
+        try:
+            os.pwrite(self._fds["memory.peak"], b"0", 0)
+            return True
+        except OSError:
+            return False
 
     def prepare(self, limits: dict) -> None:
         """Set this run's limits and reset the peak; the zygote's own usage is the baseline."""
         if self.pids:
-            self._write_if_changed("pids.max", limits["processes"] + 2)  # the zygote and its parent count too
+            self._write_if_changed("pids.limit", limits["processes"] + 2)  # the zygote and its parent count too
         if self.memory:
-            self._usage_before = self._read("memory.usage_in_bytes")
+            self._usage_before = self._read("memory.usage")
             wanted = self._usage_before + limits["memory_mb"] * MiB
-            if abs(wanted - self._written.get("memory.limit_in_bytes", -1)) > 4 * MiB:
-                self._write("memory.limit_in_bytes", wanted)
-            self._write("memory.max_usage_in_bytes", 0)
+            if abs(wanted - self._written.get("memory.limit", -1)) > 4 * MiB:
+                self._write("memory.limit", wanted)
+            if self._peak:
+                self._write("memory.peak", 0)
 
     def allow_more(self, extra: int) -> None:
         """Raise the memory limit by ``extra`` bytes until the next run's ``prepare`` sets it again."""
         if self.memory:
-            self._write("memory.limit_in_bytes", self._written["memory.limit_in_bytes"] + extra)
+            self._write("memory.limit", self._written["memory.limit"] + extra)
 
     def cpu_ns(self) -> int | None:
         """CPU of every process in the slot (all of a run's processes, and the idle zygote) in ns."""
-        return self._read("cpuacct.usage") if self.cpu else None
+        if not self.cpu:
+            return None
+        return cpu_usage_ns(os.pread(self._fds["cpu.usage"], 4096, 0), self._cpu_hierarchy)
 
     def memory_peak(self) -> int | None:
-        return self._read("memory.max_usage_in_bytes") - self._usage_before if self.memory else None
+        return self._read("memory.peak") - self._usage_before if self._peak else None
 
     def oom_killed(self) -> bool:
         """Whether the memory limit killed any process of the run (a child's death may leave the main
@@ -73,7 +126,4 @@ class CgroupAccounting:
             self._write(name, value)
 
     def _read_oom_kills(self) -> int:
-        for line in os.pread(self._fds["memory.oom_control"], 4096, 0).split(b"\n"):
-            if line.startswith(b"oom_kill "):
-                return int(line.split()[1])
-        return 0
+        return oom_kills(os.pread(self._fds["memory.events"], 4096, 0))

@@ -34,8 +34,8 @@ def pivot_into_own_root(config: dict) -> None:
             _bind(path, new)
     for path in SYS_PATHS:
         _bind(path, new)
-    for controller, path in config.get("cgroups", {}).items():  # the slot's own group, where runtimes look
-        _bind(path, new, f"/sys/fs/cgroup/{controller}")
+    for at, path in sorted(config.get("cgroup_view", {}).items()):  # the slot's own groups, where runtimes look
+        _bind(path, new, at)
     for device in DEVICES:
         _bind(device, new, read_only=False)
     for link, target in DEVICE_LINKS.items():

@@ -38,6 +38,7 @@ def main(sock_fd: int) -> None:
     for fd in fds:
         os.close(fd)
     try:
+        _protect_from_oom_killer(config)
         _join_cgroups(config)
         accounting = CgroupAccounting(config.get("cgroups", {}))  # opened here: the sandbox's root binds them read-only
         if config["mode"] != "none":
@@ -52,8 +53,20 @@ def main(sock_fd: int) -> None:
     zygote.serve()
 
 
+def _protect_from_oom_killer(config: dict) -> None:
+    """Before the fork, so the outer process is spared too: a v2 group OOM kill (memory.oom.group) takes
+    every process of the slot but those at -1000. Each run raises its own score to 1000 anyway; lowering
+    ours needs CAP_SYS_RESOURCE (unprivileged slots get no group OOM kill)."""
+    if config["mode"] == "root":
+        try:
+            with open("/proc/self/oom_score_adj", "w") as f:
+                f.write("-1000")
+        except PermissionError:
+            pass
+
+
 def _join_cgroups(config: dict) -> None:
-    for path in config.get("cgroups", {}).values():
+    for path in config.get("cgroup_groups", []):
         with open(os.path.join(path, "cgroup.procs"), "w") as f:
             f.write(str(os.getpid()))
 
@@ -87,7 +100,7 @@ class Zygote:
         self.config = config
         self.sock = sock
         self.layers: dict[str, object] = {"rlimits": True}
-        self.cgroups: dict[str, str] = config.get("cgroups", {})
+        self.cgroups: dict[str, list] = config.get("cgroups", {})  # need -> [hierarchy, group]
         self.ncpu = os.cpu_count() or 1
         self.in_pid_namespace = config["mode"] != "none"
         self.layers.update(dict.fromkeys(("pid_namespace", "mount_namespace", "net_namespace",
@@ -97,7 +110,7 @@ class Zygote:
         self.layers["no_new_privs"] = config["mode"] != "none"
         self.layers["cgroup_memory"] = "memory" in self.cgroups
         self.layers["cgroup_pids"] = "pids" in self.cgroups
-        self.layers["cgroup_cpu"] = "cpuacct" in self.cgroups
+        self.layers["cgroup_cpu"] = "cpu" in self.cgroups
         ruleset_fd = None
         self.layers["landlock"] = 0
         if config["mode"] != "none" and config.get("landlock"):
@@ -108,12 +121,6 @@ class Zygote:
         seccomp = kernel.SeccompProgram(seccomp_bpf) if seccomp_bpf and config["mode"] != "none" else None
         self.layers["seccomp"] = seccomp is not None
         self.confinement = confine.Confinement(config, ruleset_fd, seccomp)
-        if config["mode"] == "root":
-            try:  # each run raises its own score to 1000 anyway; lowering ours needs CAP_SYS_RESOURCE
-                with open("/proc/self/oom_score_adj", "w") as f:
-                    f.write("-1000")
-            except PermissionError:
-                pass
         kernel.prctl(kernel.PR_SET_CHILD_SUBREAPER, 1)
         for name in PREIMPORTS:
             __import__(name)
