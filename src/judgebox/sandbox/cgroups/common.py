@@ -45,7 +45,8 @@ def remove_stale_groups(parent: str, kill: bool) -> None:
     for name in names:
         owner = slot_group_owner(name)
         if owner is not None and not _alive(owner):
-            remove_group(os.path.join(parent, name), kill=kill, attempts=1)
+            # Killed, its processes take a moment to exit; unkillable (v1), a busy group is left for later.
+            remove_group(os.path.join(parent, name), kill=kill, attempts=50 if kill else 1)
 
 
 def remove_group(path: str, kill: bool, attempts: int = 50) -> None:

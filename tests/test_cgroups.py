@@ -1,0 +1,251 @@
+"""cgroups on this machine, for real: the layout judgebox detects, the v2 mechanics on the real cgroup2
+mount (discovery, the leaf move, subtree_control, cgroup.procs, cgroup.kill, cgroup.events, rmdir), CPU
+accounting from a real v2 group beside v1's, and the accounting files' formats.
+
+This machine is hybrid: the v1 hierarchies hold memory, pids, cpu, cpuacct and cpuset, and the cgroup2
+mount has only hugetlb, so no test here can give a v2 group memory or pids (test_cgroups_moved.py moves
+pids over when the machine allows). CPU usage needs no controller on v2: cpu.stat's usage_usec is the
+cgroup core's, in every group.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from judgebox.sandbox import cgroups
+from judgebox.sandbox.cgroups import common, layout, v1, v2
+from judgebox.sandbox.inside.accounting import FILES, CgroupAccounting, cpu_usage_ns, oom_kills
+
+needs_root = pytest.mark.skipif(os.geteuid() != 0, reason="making cgroups needs root")
+
+
+def proc_cgroups() -> dict[str, tuple[int, int]]:
+    """/proc/cgroups: controller -> (v1 hierarchy id, 0 when on v2 or unused; number of groups)."""
+    with open("/proc/cgroups") as f:
+        rows = [line.split() for line in f if not line.startswith("#")]
+    return {name: (int(hierarchy), int(count)) for name, hierarchy, count, _ in rows}
+
+
+def cgroup2_mount() -> str | None:
+    return next((point for point, _, fstype, _ in common.cgroup_mounts() if fstype == "cgroup2"), None)
+
+
+@pytest.fixture
+def v2_group():
+    """A fresh group under the v2 group this process is in, removed with everything in it afterwards."""
+    if os.geteuid() != 0:
+        pytest.skip("making cgroups needs root")
+    parent = v2.delegated_group()
+    if parent is None:
+        pytest.skip("no cgroup2 mount that this process is in")
+    path = os.path.join(parent, f"judgebox-test-{os.getpid()}-{time.monotonic_ns()}")
+    os.mkdir(path)
+    yield path
+    for folder, _, _ in os.walk(path, topdown=False):  # a group goes only once its children have
+        common.remove_group(folder, kill=True)
+    assert not os.path.exists(path)
+
+
+def start_in(group: str, *argv: str) -> subprocess.Popen:
+    """A process of ours that joins ``group`` before it execs."""
+    def join() -> None:
+        with open(os.path.join(group, "cgroup.procs"), "w") as f:
+            f.write(str(os.getpid()))
+    return subprocess.Popen(argv or ("sleep", "60"), preexec_fn=join)
+
+
+def procs(group: str) -> list[int]:
+    with open(os.path.join(group, "cgroup.procs")) as f:
+        return [int(pid) for pid in f.read().split()]
+
+
+def populated(group: str) -> bool:
+    with open(os.path.join(group, "cgroup.events")) as f:
+        return dict(line.split() for line in f)["populated"] == "1"
+
+
+# -- the layout --------------------------------------------------------------------------------------------
+
+@needs_root
+def test_layout_puts_each_need_where_proc_cgroups_says_its_controller_lives():
+    found = cgroups.detect("root")
+    listed = proc_cgroups()
+    for need, controller in layout.NEEDS.items():
+        on_v1 = listed[controller][0] != 0 and controller in v1.mounts()
+        if on_v1:
+            assert found.hierarchy(need) == 1, need
+        elif need == "cpu" and found.v2_group is not None:
+            assert found.hierarchy(need) == 2
+        else:
+            assert found.hierarchy(need) == (2 if controller in found.v2_controllers else None), need
+    if cgroup2_mount() is not None:
+        with open(os.path.join(found.v2_group, "cgroup.controllers")) as f:
+            assert found.v2_controllers == frozenset(f.read().split())
+
+
+@needs_root
+def test_slot_groups_on_this_machine_are_v1_and_removed_on_close():
+    """memory is on v1 here (hundreds of the machine's own groups), so a slot is v1 throughout."""
+    assert proc_cgroups()["memory"][0] != 0
+    slot = cgroups.SlotCgroups(f"judgebox-{os.getpid()}-{time.monotonic_ns()}", "root")
+    try:
+        assert slot.problems == [] and slot.hierarchy == "v1"
+        assert {need: version for need, (version, _) in slot.accounting.items()} == {"memory": 1, "pids": 1, "cpu": 1}
+        assert set(slot.view) == {f"/sys/fs/cgroup/{c}" for c in ("memory", "pids", "cpuacct", "cpu", "cpuset")}
+        assert sorted(slot.groups) == sorted(slot.view.values()) and all(os.path.isdir(g) for g in slot.groups)
+        with open(os.path.join(slot.view["/sys/fs/cgroup/cpuset"], "cpuset.cpus")) as f:
+            assert f.read().strip()  # inherited, or no process could join it
+    finally:
+        groups = list(slot.groups)
+        slot.close()
+    assert not any(os.path.exists(g) for g in groups)
+
+
+def test_describe_names_each_need_where_the_hierarchies_mix():
+    assert layout.describe({"memory": 1, "pids": 1, "cpu": 1}) == "v1"
+    assert layout.describe({"memory": 2, "pids": 2, "cpu": 2}) == "v2"
+    assert layout.describe({}) == "none"
+    assert layout.describe({"memory": 1, "pids": 2, "cpu": 1}) == "hybrid (memory: v1, pids: v2, cpu: v1)"
+    assert layout.describe({"memory": 1, "cpu": 1}) == "hybrid (memory: v1, pids: none, cpu: v1)"
+
+
+# -- v2 mechanics on the real cgroup2 mount ------------------------------------------------------------
+
+def test_delegated_group_follows_proc_self_cgroup_and_skips_the_leaf(v2_group):
+    """A process in a group finds that group; one in its judgebox-judge leaf finds the group itself."""
+    leaf = os.path.join(v2_group, v2.LEAF)
+    os.mkdir(leaf)
+    script = "from judgebox.sandbox.cgroups import v2; print(v2.delegated_group())"
+    found = {}
+    for group in (v2_group, leaf):
+        child = subprocess.run([sys.executable, "-c", f"import os\nopen({group + '/cgroup.procs'!r}, 'w')"
+                                f".write(str(os.getpid()))\n{script}"], capture_output=True, text=True, check=True)
+        found[group] = child.stdout.strip()
+    assert found == {v2_group: v2_group, leaf: v2_group}
+
+
+def test_enabling_a_controller_moves_the_groups_processes_into_a_leaf(v2_group):
+    """The no-internal-processes rule, for real: with a process in the group the kernel refuses to pass a
+    controller on (EBUSY); enable() moves the process to judgebox-judge and then succeeds. hugetlb is the
+    one controller this machine's cgroup2 has, and it serves as any other would."""
+    parent = os.path.dirname(v2_group)
+    if "hugetlb" not in v2.controllers(parent):
+        pytest.skip("the cgroup2 mount has no controller to enable")
+    enabled_above = "hugetlb" in v2.controllers(parent, "cgroup.subtree_control")
+    if not enabled_above:
+        assert v2.enable(parent, ("hugetlb",)) == []
+    sleeper = start_in(v2_group)
+    try:
+        assert "hugetlb" in v2.controllers(v2_group)
+        with pytest.raises(OSError) as refused:
+            with open(os.path.join(v2_group, "cgroup.subtree_control"), "w") as f:
+                f.write("+hugetlb")
+        assert refused.value.errno == 16  # EBUSY
+        assert v2.enable(v2_group, ("hugetlb",)) == []
+        assert procs(v2_group) == [] and procs(os.path.join(v2_group, v2.LEAF)) == [sleeper.pid]
+        assert "hugetlb" in v2.controllers(v2_group, "cgroup.subtree_control")
+        assert v2.enable(v2_group, ("hugetlb",)) == []  # already enabled: nothing to do
+    finally:
+        sleeper.kill()
+        sleeper.wait()
+        with open(os.path.join(v2_group, "cgroup.subtree_control"), "w") as f:
+            f.write("-hugetlb")
+        os.rmdir(os.path.join(v2_group, v2.LEAF))
+        if not enabled_above:
+            with open(os.path.join(parent, "cgroup.subtree_control"), "w") as f:
+                f.write("-hugetlb")
+    assert "hugetlb" not in v2.controllers(parent, "cgroup.subtree_control") or enabled_above
+
+
+def test_a_slot_group_is_killed_and_removed_with_its_processes(v2_group):
+    path = v2.create(v2_group, "judgebox-1-0", memory=False, group_oom=False)
+    sleeper = start_in(path, "sh", "-c", "sleep 60 & sleep 60")
+    try:
+        while len(procs(path)) < 2:  # until the shell has forked
+            time.sleep(0.01)
+        assert populated(path)
+        common.remove_group(path, kill=True)
+        assert not os.path.exists(path)
+        assert sleeper.wait(timeout=10) == -signal.SIGKILL
+    finally:
+        sleeper.kill()
+        sleeper.wait()
+
+
+def test_stale_slot_groups_of_dead_judges_are_killed_and_removed(v2_group):
+    dead = subprocess.Popen(["true"])
+    dead.wait()  # a judge pid that no longer runs
+    stale, live = (os.path.join(v2_group, f"judgebox-{pid}-0") for pid in (dead.pid, os.getpid()))
+    os.mkdir(stale)
+    os.mkdir(live)
+    leftover = start_in(stale)
+    try:
+        created = v2.create(v2_group, f"judgebox-{os.getpid()}-1", memory=False, group_oom=False)
+        assert not os.path.exists(stale) and leftover.wait(timeout=10) == -signal.SIGKILL
+        assert os.path.isdir(live) and os.path.isdir(created)  # ours, alive
+    finally:
+        leftover.kill()
+        leftover.wait()
+    for group in (live, created):
+        os.rmdir(group)
+
+
+def test_cpu_accounting_from_a_v2_group_agrees_with_v1_cpuacct(v2_group):
+    """One process in a v2 group and a v1 cpuacct group at once: both accounting paths see its CPU."""
+    if "cpuacct" not in v1.mounts():
+        pytest.skip("no v1 cpuacct hierarchy to compare with")
+    v1_group = v1.create(v1.parents()["cpuacct"], "cpuacct", f"judgebox-{os.getpid()}-{time.monotonic_ns()}")
+    try:
+        v2_accounting = CgroupAccounting({"cpu": [2, v2_group]})
+        v1_accounting = CgroupAccounting({"cpu": [1, v1_group]})
+        assert (v2_accounting.cpu_ns(), v1_accounting.cpu_ns()) == (0, 0)
+        burner = (f"import os, time\nfor g in {[v2_group, v1_group]!r}:\n"
+                  "    open(g + '/cgroup.procs', 'w').write(str(os.getpid()))\n"
+                  "joined = time.process_time()\nwhile time.process_time() < joined + 0.5: pass\n")
+        child = subprocess.run([sys.executable, "-c", burner], check=True)
+        assert child.returncode == 0
+        on_v2, on_v1 = v2_accounting.cpu_ns(), v1_accounting.cpu_ns()
+        assert on_v2 >= 0.5e9 and on_v1 >= 0.5e9
+        assert abs(on_v2 - on_v1) < 0.05 * on_v1  # the same CPU, in microseconds and in nanoseconds
+    finally:
+        common.remove_group(v1_group, kill=False)
+
+
+# -- the accounting files --------------------------------------------------------------------------------
+
+def test_accounting_file_names_are_the_kernels():
+    """Names as the kernel's cgroup-v1 and cgroup-v2 documentation gives them; v2 memory is unavailable
+    here (no memory controller on this machine's cgroup2), so these names are checked against the docs."""
+    assert FILES[("memory", 2)] == {"usage": "memory.current", "peak": "memory.peak", "limit": "memory.max",
+                                    "events": "memory.events"}
+    assert FILES[("cpu", 2)] == {"usage": "cpu.stat"}
+    on_v1 = v1.parents()
+    for (need, hierarchy), files in FILES.items():
+        controller = layout.NEEDS[need]
+        if hierarchy == 1 and controller in on_v1 and os.geteuid() == 0:  # a root group has no limits: a child
+            folder = v1.create(on_v1[controller], controller, f"judgebox-{os.getpid()}-{time.monotonic_ns()}")
+            try:
+                assert all(os.path.exists(os.path.join(folder, name)) for name in files.values()), need
+            finally:
+                os.rmdir(folder)
+    if v2.delegated_group():
+        assert os.path.exists(os.path.join(v2.delegated_group(), "cpu.stat"))
+
+
+def test_oom_kills_count_both_versions_lines():
+    v1_oom_control = b"oom_kill_disable 0\nunder_oom 0\noom_kill 3\n"
+    v2_events = b"low 0\nhigh 0\nmax 12\noom 2\noom_kill 2\noom_group_kill 1\n"
+    assert (oom_kills(v1_oom_control), oom_kills(v2_events), oom_kills(b"oom 4\n")) == (3, 3, 0)
+
+
+def test_cpu_usage_reads_nanoseconds_on_v1_and_usage_usec_on_v2():
+    stat = b"usage_usec 1500\nuser_usec 1000\nsystem_usec 500\nnr_periods 0\n"
+    assert (cpu_usage_ns(b"123456\n", 1), cpu_usage_ns(stat, 2)) == (123456, 1_500_000)
+    with pytest.raises(ValueError):
+        cpu_usage_ns(b"user_usec 1000\n", 2)
