@@ -6,12 +6,18 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # libseccomp2: the seccomp filter; python3: the interpreter that runs submissions inside the sandbox
-# (it must live under /usr, readable by the sandbox uid); python3-numpy: numpy for submissions.
-# The rest are the toolchains of the languages judgebox runs (all from Debian, readable by the sandbox);
-# a language whose toolchain is missing is reported unavailable, never faked.
-SYSTEM_PACKAGES=(libseccomp2 python3 python3-numpy util-linux
+# (it must live under /usr, readable by the sandbox uid).
+# The toolchains of the languages judgebox runs (all from Debian, readable by the sandbox); a language
+# whose toolchain is missing is reported unavailable, never faked.
+# The libraries submissions import: the Python packages LeetCode-style and SandboxFusion-style datasets
+# use, and what SandboxFusion's images ship for its other languages' tests (org.javatuples for Java,
+# lodash for JavaScript/TypeScript, luaunit for Lua, Test::Deep and Data::Compare for Perl). All install
+# under /usr, which the sandbox reads; `judgebox languages` shows each one's version as the sandbox sees it.
+SYSTEM_PACKAGES=(libseccomp2 python3 util-linux
                  g++ gcc openjdk-17-jdk-headless nodejs golang-go rustc php-cli ruby lua5.4 perl pypy3
-                 node-typescript mono-mcs mono-runtime r-base-core)
+                 node-typescript mono-mcs mono-runtime r-base-core
+                 python3-numpy python3-scipy python3-pandas python3-sympy python3-networkx python3-sortedcontainers
+                 libjavatuples-java node-lodash lua-unit libtest-deep-perl libdata-compare-perl)
 missing=()
 for pkg in "${SYSTEM_PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")

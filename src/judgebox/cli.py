@@ -174,7 +174,10 @@ def _languages(args: argparse.Namespace) -> int:
             table.add_column(column)
         for entry in entries:
             status = "[green]available" if entry["available"] else f"[red]unavailable: {entry['reason']}"
-            table.add_row(str(entry["name"]), ", ".join(entry["aliases"]), str(entry["description"]), status)
+            libraries = ", ".join(f"{name} {version or '[red]missing[/red]'}"
+                                  for name, version in entry.get("libraries", {}).items())
+            what = str(entry["description"]) + (f"\nlibraries: {libraries}" if libraries else "")
+            table.add_row(str(entry["name"]), ", ".join(entry["aliases"]), what, status)
         out.print(table)
     layers = Table(title=f"isolation ({report['mode']} mode, sandbox Python {report['python']})")
     layers.add_column("layer")

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from . import cpp_split, java_split, js_split
-from .spec import LanguageSpec, SelfTest
+from .spec import LanguageSpec, LibraryProbe, SelfTest
 
 PYTHON_OUT_OF_MEMORY = r"^MemoryError\b"
 JAVA_OUT_OF_MEMORY = r"java\.lang\.OutOfMemoryError"
@@ -22,13 +22,33 @@ ECHO_RUST = ("use std::io::*;\nfn main() { let mut s = String::new(); stdin().re
 CPP_FLAGS = ("-O2", "-pipe", "-static", "-s", "-DONLINE_JUDGE")
 # TypeScript is transpiled without a type check (as ts-node --transpile-only does): judged programs rarely
 # ship the type declarations (@types/node) a full check needs, but syntax errors are compile errors.
+# esModuleInterop: `import assert from "assert"` (a default import of a CommonJS module, as tsx and
+# SandboxFusion's tests write it) is the module itself, not its missing `default` export.
 TRANSPILE_TS = (  # a command template: JavaScript's own braces are doubled
     "const ts = require('typescript'), fs = require('fs');"
     " const out = ts.transpileModule(fs.readFileSync('{source}', 'utf8'), {{reportDiagnostics: true,"
-    " compilerOptions: {{target: ts.ScriptTarget.ES2020, module: ts.ModuleKind.CommonJS}}}});"
+    " compilerOptions: {{target: ts.ScriptTarget.ES2020, module: ts.ModuleKind.CommonJS, esModuleInterop: true}}}});"
     " const errors = (out.diagnostics || []).map(d => ts.flattenDiagnosticMessageText(d.messageText, '\\n'));"
     " if (errors.length) {{ console.error(errors.join('\\n')); process.exit(1); }}"
     " fs.writeFileSync('{workdir}/main.js', out.outputText);")
+
+
+# The libraries SandboxFusion's images ship that its datasets' programs use, from Debian's packages
+# (scripts/setup.sh). All live under /usr, which the sandbox reads; each runtime is told where below.
+PYTHON_LIBRARIES = ("sortedcontainers", "numpy", "scipy", "pandas", "sympy", "networkx")
+JAVA_LIBRARIES = "/usr/share/java/javatuples.jar"  # org.javatuples (MultiPL-E's and CRUXEval-X's Java import it)
+NODE_LIBRARIES = "/usr/share/nodejs"  # lodash, and typescript itself; Node does not search it unless told
+PROBE_PYTHON = ("import importlib\nfor name in " + repr(PYTHON_LIBRARIES) + ":\n"
+                "    try:\n        print(name, importlib.import_module(name).__version__)\n"
+                "    except ImportError:\n        pass")
+PROBE_JAVA = ("public class Main { public static void main(String[] a) throws Exception {"
+              " java.util.Properties p = new java.util.Properties(); p.load(org.javatuples.Pair.class"
+              ".getResourceAsStream(\"/META-INF/maven/org.javatuples/javatuples/pom.properties\"));"
+              " System.out.println(\"javatuples \" + p.getProperty(\"version\")); } }")
+PROBE_LODASH = "console.log('lodash ' + require('lodash').VERSION);"
+PROBE_LUA = "local ok, lu = pcall(require, 'luaunit')\nif ok then print('luaunit ' .. lu.VERSION) end"
+PROBE_PERL = ("for my $m ('Test::Deep', 'Data::Compare') { (my $f = \"$m.pm\") =~ s{::}{/}g;"
+              " print \"$m \", $m->VERSION, \"\\n\" if eval { require $f; 1 } }")
 
 
 def _cpp(name: str, standard: str, aliases: tuple[str, ...] = ()) -> LanguageSpec:
@@ -61,6 +81,7 @@ def _php_open_tag(code: str) -> str:
 LANGUAGES: tuple[LanguageSpec, ...] = (
     LanguageSpec("python", "main.py", (), SelfTest("s, n = input().split()\nprint(s, n)"), runner="python-fork",
                  aliases=("python3", "py", "py3"), out_of_memory_line=PYTHON_OUT_OF_MEMORY,
+                 libraries=LibraryProbe(PYTHON_LIBRARIES, PROBE_PYTHON),
                  description="CPython, a fork of a warm interpreter per case"),
     LanguageSpec("pypy", "main.py", ("/usr/bin/pypy3", "{program}"), SelfTest("s, n = input().split()\nprint(s, n)"),
                  aliases=("pypy3",), requires=("/usr/bin/pypy3",), out_of_memory_line=PYTHON_OUT_OF_MEMORY,
@@ -75,20 +96,27 @@ LANGUAGES: tuple[LanguageSpec, ...] = (
                  artifact="main", requires=("/usr/bin/gcc",),
                  split_asserts=cpp_split.harness("c", "/usr/bin/gcc", "-std=gnu11", (), "main.c"),
                  description="gcc -O2, static"),
-    LanguageSpec("java", "Main.java", ("/usr/bin/java", "-XX:+UseSerialGC", "-Xss64m", "-XX:MaxRAMPercentage=75",
-                                       "-XX:TieredStopAtLevel=1", "-cp", "{program}", "Main"),
+    # -ea in every run: an `assert` in a Java program is its author's own check, and a run that breaks it
+    # is wrong (SandboxFusion runs Java with -ea too, and its users' tests are such asserts); /run_code and
+    # judged cases run the same command, so a program means the same thing in both.
+    LanguageSpec("java", "Main.java", ("/usr/bin/java", "-ea", "-XX:+UseSerialGC", "-Xss64m",
+                                       "-XX:MaxRAMPercentage=75", "-XX:TieredStopAtLevel=1",
+                                       "-cp", "{program}:" + JAVA_LIBRARIES, "Main"),
                  SelfTest(ECHO_JAVA),
                  compile=("/bin/sh", "-c", "cd {workdir} && /usr/bin/javac -encoding UTF-8 -J-XX:+UseSerialGC"
-                          " -J-XX:TieredStopAtLevel=1 -d classes Main.java && /usr/bin/jar cf main.jar -C classes ."),
+                          f" -J-XX:TieredStopAtLevel=1 -cp {JAVA_LIBRARIES} -d classes Main.java"
+                          " && /usr/bin/jar cf main.jar -C classes ."),
                  artifact="main.jar", requires=("/usr/bin/javac", "/usr/bin/jar"), prepare=_java_entry,
                  split_asserts=java_split.split_asserts,
                  memory_floor_mb=256, aliases=("java17",),
                  out_of_memory_line=JAVA_OUT_OF_MEMORY, needs_memory_cgroup=True,
+                 libraries=LibraryProbe(("javatuples",), PROBE_JAVA),
                  description="OpenJDK, javac once, a jar per submission"),
     LanguageSpec("javascript", "main.js", ("/usr/bin/node", "--preserve-symlinks-main", "{program}"),
                  SelfTest("const [s, n] = require('fs').readFileSync(0, 'utf8').trim().split(/\\s+/);\n"
                           "console.log(s + ' ' + n);"),
                  requires=("/usr/bin/node",), split_asserts=js_split.javascript,
+                 env={"NODE_PATH": NODE_LIBRARIES}, libraries=LibraryProbe(("lodash",), PROBE_LODASH),
                  memory_floor_mb=128,
                  needs_memory_cgroup=True,
                  aliases=("js", "nodejs", "node"), description="Node.js"),
@@ -97,7 +125,9 @@ LANGUAGES: tuple[LanguageSpec, ...] = (
                           "console.log(s + ' ' + n);"),
                  compile=("/usr/bin/node", "-e", TRANSPILE_TS),
                  artifact="main.js", requires=("/usr/bin/node", "/usr/share/nodejs/typescript"),
-                 env={"NODE_PATH": "/usr/share/nodejs"}, split_asserts=js_split.typescript,
+                 env={"NODE_PATH": NODE_LIBRARIES}, split_asserts=js_split.typescript,
+                 libraries=LibraryProbe(("lodash",), "import _ from 'lodash';\n" + PROBE_LODASH.replace(
+                     "require('lodash')", "_")),
                  memory_floor_mb=128,
                  needs_memory_cgroup=True,
                  aliases=("ts",), description="TypeScript, transpiled once (no type check), run by Node.js"),
@@ -123,10 +153,12 @@ LANGUAGES: tuple[LanguageSpec, ...] = (
                  requires=("/usr/bin/ruby",), description="Ruby"),
     LanguageSpec("lua", "main.lua", ("/usr/bin/lua5.4", "{program}"),
                  SelfTest("local s, n = io.read('l'):match('(%S+)%s+(%S+)')\nprint(s .. ' ' .. n)"),
-                 requires=("/usr/bin/lua5.4",), description="Lua 5.4"),
+                 requires=("/usr/bin/lua5.4",), libraries=LibraryProbe(("luaunit",), PROBE_LUA),
+                 description="Lua 5.4"),
     LanguageSpec("perl", "main.pl", ("/usr/bin/perl", "{program}"),
                  SelfTest("my ($s, $n) = split ' ', <STDIN>;\nprint \"$s $n\\n\";"),
-                 requires=("/usr/bin/perl",), description="Perl 5"),
+                 requires=("/usr/bin/perl",), libraries=LibraryProbe(("Test::Deep", "Data::Compare"), PROBE_PERL),
+                 description="Perl 5"),
     LanguageSpec("r", "main.R", ("/usr/bin/Rscript", "{program}"),
                  SelfTest("x <- scan(file('stdin'), what = character(), quiet = TRUE)\ncat(x[1], x[2], '\\n')"),
                  requires=("/usr/bin/Rscript",), aliases=("R",), memory_floor_mb=128, description="R"),

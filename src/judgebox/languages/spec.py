@@ -30,6 +30,15 @@ class SelfTest:
 
 
 @dataclass(frozen=True)
+class LibraryProbe:
+    """The libraries a language's programs can use here, and a program that prints ``name version`` on a
+    line for each one it finds: the languages report shows what a submission can import on this machine."""
+
+    names: tuple[str, ...]
+    code: str
+
+
+@dataclass(frozen=True)
 class LanguageSpec:
     name: str
     source: str  # file name of the code in the work folder
@@ -49,6 +58,7 @@ class LanguageSpec:
     pch_flags: tuple[str, ...] = ()  # C++: the flags a precompiled bits/stdc++.h must be built with
     out_of_memory_line: str | None = None  # a regex: the runtime's own report of running out of memory (MLE)
     needs_memory_cgroup: bool = False  # its runtime cannot run under an address-space limit (user mode)
+    libraries: LibraryProbe | None = None  # the libraries scripts/setup.sh installs for it
 
     @property
     def compiled(self) -> bool:

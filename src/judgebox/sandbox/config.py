@@ -24,8 +24,12 @@ REQUIRED_LAYERS = {
 SYSTEM_READ_PATHS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/proc", "/sys",
                      "/dev/random", "/dev/urandom")  # /dev/stdin and /dev/fd lead into /proc
 DEVICE_WRITE_PATHS = ("/dev/null", "/dev/zero", "/dev/full")
+# One BLAS/OpenMP thread: numpy's OpenBLAS (and R's) otherwise starts a thread per core the machine has,
+# each counted against the run's `processes` and, spinning while idle, its CPU time: a correct numpy program
+# would turn TLE or fail to start on a machine with many cores.
 RUN_ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": "/tmp", "TMPDIR": "/tmp", "LANG": "C.UTF-8",
-           "PYTHONIOENCODING": "utf-8", "PYTHONDONTWRITEBYTECODE": "1"}
+           "PYTHONIOENCODING": "utf-8", "PYTHONDONTWRITEBYTECODE": "1", "OPENBLAS_NUM_THREADS": "1",
+           "OMP_NUM_THREADS": "1"}
 
 
 @dataclass(frozen=True)
