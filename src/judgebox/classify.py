@@ -20,6 +20,8 @@ from .types import Case
 from .verdicts import Verdict
 
 RAN = CheckResult(Verdict.AC, "the program ran to its end")  # a run with no expected output (/run_code)
+STOPPED = {"cpu": "CPU time limit exceeded", "run": "run time limit exceeded (real time, time waiting for a CPU "
+           "not counted)", "wall": "wall-clock time limit exceeded"}  # why the supervisor stopped a run: TLE
 
 
 def classify(outcome: RunOutcome, spec: LanguageSpec, case: Case | None = None,
@@ -29,12 +31,12 @@ def classify(outcome: RunOutcome, spec: LanguageSpec, case: Case | None = None,
         return CheckResult(Verdict.SE, outcome.system_error)
     if outcome.compile_error is not None:
         return CheckResult(Verdict.CE, outcome.compile_error)
-    if outcome.output_limit_exceeded:
+    if outcome.output_limit_exceeded or outcome.stopped == "output":
         return CheckResult(Verdict.OLE, "output exceeded the limit")
     if outcome.out_of_memory or _runtime_out_of_memory(outcome, spec):
         return CheckResult(Verdict.MLE, "memory limit exceeded")
     if outcome.stopped is not None:
-        return CheckResult(Verdict.TLE, f"{'CPU' if outcome.stopped == 'cpu' else 'wall-clock'} time limit exceeded")
+        return CheckResult(Verdict.TLE, STOPPED[outcome.stopped])
     if case is None:
         return RAN if outcome.clean_exit else CheckResult(Verdict.RE, exit_description(outcome))
     if case.kind == "stdio":

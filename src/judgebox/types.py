@@ -25,6 +25,10 @@ class Limits:
     a backstop for programs that sleep or block (by default ``3 * cpu_time + 2`` seconds, generous so that
     a busy machine slows a program without failing it).
 
+    ``run_time`` (off by default) is a wall-clock limit that a busy machine does not run down: the run's
+    real time less the time its tasks waited for a CPU. Past it the run is TLE, as a program that sleeps
+    or blocks for that long is; ``/run_code`` sets it to ``run_timeout``, SandboxFusion's wall-clock limit.
+
     ``output_bytes`` caps what a program may write (past it: OLE) and what the judge reads to check it;
     ``returned_output_bytes`` bounds what of stdout and stderr is kept and returned to the caller
     (verl metadata, HTTP responses), with the full lengths and truncation flags reported beside it.
@@ -38,11 +42,14 @@ class Limits:
     file_size_bytes: int = 64 * MiB
     open_files: int = 256
     returned_output_bytes: int = 1 * MiB
+    run_time: float | None = None
 
     def __post_init__(self) -> None:
         _check_range("cpu_time", self.cpu_time, 0.001, 3600)
         if self.wall_time is not None:
             _check_range("wall_time", self.wall_time, 0.001, 7200)
+        if self.run_time is not None:
+            _check_range("run_time", self.run_time, 0.001, 7200)
         _check_range("memory_mb", self.memory_mb, 16, 64 * 1024)
         _check_range("output_bytes", self.output_bytes, 1024, 4096 * MiB)
         _check_range("processes", self.processes, 1, 4096)

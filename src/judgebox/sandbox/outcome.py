@@ -18,7 +18,7 @@ class RunOutcome:
     stdout_length: int = 0  # what the program left in them, however much of it was read
     stderr_length: int = 0
     output_limit_exceeded: bool = False
-    stopped: Literal["cpu", "wall", "output"] | None = None  # why the supervisor killed it, if it did
+    stopped: Literal["cpu", "run", "wall", "output"] | None = None  # why the supervisor killed it, if it did
     out_of_memory: bool = False
     harness: bytes = b""  # what a Python harness reported (result fd), token removed
     token_ok: bool = False  # the harness's pass token arrived intact

@@ -271,7 +271,8 @@ class Slot:
 
 
 def _limits_message(limits: Limits) -> dict[str, Any]:
-    return {"cpu_time": limits.cpu_time, "wall_time": limits.wall_backstop, "memory_mb": limits.memory_mb,
+    return {"cpu_time": limits.cpu_time, "wall_time": limits.wall_backstop, "run_time": limits.run_time,
+            "memory_mb": limits.memory_mb,
             "output_bytes": limits.output_bytes, "processes": limits.processes,
             "file_size_bytes": limits.file_size_bytes, "open_files": limits.open_files,
             "returned_output_bytes": limits.returned_output_bytes}

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 from .. import languages
 from ..classify import classify
 from ..errors import JudgeboxError
@@ -22,6 +24,7 @@ from .schemas import (
 )
 
 RETURNED_OUTPUT_BYTES = Limits().returned_output_bytes  # of stdout and stderr each; the lengths are reported
+CPUS = os.cpu_count() or 1
 
 # SandboxFusion's names whose runners do something else than run a program (test frameworks, GPUs,
 # SQL) or whose toolchains judgebox does not ship: they answer SandboxError with this reason.
@@ -43,11 +46,15 @@ def run_code_language(name: str, programs: Programs) -> LanguageSpec | str:
 
 
 def run_code_limits(request: RunCodeRequest, default_memory_mb: int, output_bytes: int) -> Limits:
-    """``run_timeout`` is the CPU limit; the wall-clock backstop keeps the answer inside the budget
-    callers wait for (verl: ``compile_timeout + run_timeout + 10`` s)."""
+    """``run_timeout`` is wall-clock in SandboxFusion's contract (a program that sleeps past it has timed out):
+    it is the run-time limit, real time less the time the run waited for a CPU, so a busy server does not time
+    out a correct program. CPU time is not what ends a /run_code run (a program with threads may use more CPU
+    than real time), so its limit is all the CPU the backstop's time allows. The wall-clock backstop keeps the
+    answer inside the budget callers wait for (verl: ``compile_timeout + run_timeout + 10`` s)."""
     run = request.run_timeout
+    backstop = min(2 * run + 1, run + request.compile_timeout + 5)
     memory = request.memory_limit_MB if request.memory_limit_MB > 0 else default_memory_mb
-    return Limits(cpu_time=run, wall_time=min(2 * run + 1, run + request.compile_timeout + 5),
+    return Limits(cpu_time=min(3600.0, backstop * CPUS), run_time=run, wall_time=backstop,
                   memory_mb=max(memory, 16), output_bytes=output_bytes)
 
 
@@ -62,8 +69,8 @@ def run_once_arguments(spec: LanguageSpec, request: RunCodeRequest, default_memo
 def queue_budget(request: RunCodeRequest) -> float:
     """How long a /run_code request may wait for a slot and still be answered inside the time its
     caller waits (verl: ``compile_timeout + run_timeout + 10`` s): past that, a 504 that verl retries
-    beats a read timeout that it scores -1. The run is reckoned at its CPU limit, which is what ends
-    nearly every run that is stopped; only a program that sleeps reaches the wall-clock backstop."""
+    beats a read timeout that it scores -1. The run is reckoned at its run-time limit, which is what ends
+    nearly every run that is stopped; only a run that waits long for a CPU reaches the wall-clock backstop."""
     return request.compile_timeout + request.run_timeout + 10 - request.run_timeout - 2
 
 

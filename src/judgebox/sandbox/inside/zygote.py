@@ -5,8 +5,9 @@ namespace when not root), become pid 1 there, mount a private /proc, a size-capp
 /dev/shm, build the Landlock ruleset, take the seccomp program, pre-import common modules.
 
 Loop (once per run): receive a request, fork; the child confines itself (``confine``) and runs the
-program (``execve`` for a command, ``pyrun`` for Python code); the zygote supervises CPU and wall time,
-then kills everything left in the namespace, wipes the work folder and replies with what happened.
+program (``execve`` for a command, ``pyrun`` for Python code); the zygote supervises CPU time, the run
+time (real time less waiting for a CPU, when the request sets it) and wall time, then kills everything left
+in the namespace, wipes the work folder and replies with what happened.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import traceback
 
 from . import confine, files, kernel, landlock, protocol, pyrun, rootfs
 from .accounting import CgroupAccounting
+from .runclock import RunClock
 
 PREIMPORTS = ("abc", "array", "bisect", "collections", "copy", "dataclasses", "datetime", "decimal", "enum",
               "fractions", "functools", "hashlib", "heapq", "io", "itertools", "json", "math", "operator",
@@ -285,25 +287,34 @@ class Zygote:
 
     def _supervise(self, pid: int, pidfd: int, limits: dict, started: float, cpu0: int | None,
                    outputs: tuple[int, int]) -> str | None:
-        """Wait for the run to end; stop it on CPU or wall time, or once its output passed the cap (writes
-        past it already fail; this stops a program that carries on regardless). Returns why it was
-        stopped, if it was."""
+        """Wait for the run to end; stop it on CPU time, run time or wall time, or once its output passed the
+        cap (writes past it already fail; this stops a program that carries on regardless). Returns why it
+        was stopped, if it was."""
         poller = select.poll()
         poller.register(pidfd, select.POLLIN)
         poller.register(self.sock, select.POLLHUP)  # the judge has gone: stop at once
         cpu_limit = limits["cpu_time"]
         deadline = started + limits["wall_time"]
         while True:
+        run_limit = limits.get("run_time")
+        # Only a run with a run-time limit pays for reading its tasks' waiting (a few /proc reads per wake-up).
+        clock = RunClock(pid, started, self.in_pid_namespace) if run_limit is not None else None
             used = self._cpu_used(pid, cpu0)
             if used >= cpu_limit:
                 reason = "cpu"
-            elif time.monotonic() >= deadline:
+            now = time.monotonic()
+            elif clock is not None and clock.advance(now) >= run_limit:
+                reason = "run"
+            elif now >= deadline:
                 reason = "wall"
             elif any(os.fstat(fd).st_size > limits["output_bytes"] for fd in outputs):
                 reason = "output"
             else:
-                # CPU accrues at most ncpu seconds per second, so this wakes up before the limit is passed.
-                wait = min(deadline - time.monotonic(), max(0.002, (cpu_limit - used) / self.ncpu), 0.25)
+                # CPU accrues at most ncpu seconds per second and run time at most one, so this wakes up
+                # before either limit is passed.
+                wait = min(deadline - now, max(0.002, (cpu_limit - used) / self.ncpu), 0.25)
+                if clock is not None:
+                    wait = min(wait, max(0.002, run_limit - clock.elapsed))
                 events = dict(poller.poll(max(0.0, wait) * 1000))
                 if pidfd in events:
                     return None
