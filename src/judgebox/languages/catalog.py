@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from . import cpp_split, java_split, js_split
+from . import cpp_split, go_split, java_split, js_split
 from .spec import LanguageSpec, LibraryProbe, SelfTest
 
 PYTHON_OUT_OF_MEMORY = r"^MemoryError\b"
@@ -135,7 +135,7 @@ LANGUAGES: tuple[LanguageSpec, ...] = (
                  SelfTest("package main\nimport \"fmt\"\nfunc main() { var s string; var n int;"
                           " fmt.Scan(&s, &n); fmt.Println(s, n) }"),
                  compile=("/usr/bin/go", "build", "-o", "{workdir}/main", "{source}"), artifact="main",
-                 requires=("/usr/bin/go",), needs_memory_cgroup=True,
+                 requires=("/usr/bin/go",), needs_memory_cgroup=True, split_asserts=go_split.split_asserts,
                  env={"GOCACHE": "/tmp/.gocache", "GOPATH": "/tmp/.gopath", "GO111MODULE": "off", "CGO_ENABLED": "0"},
                  description="Go"),
     LanguageSpec("rust", "main.rs", ("{program}",),

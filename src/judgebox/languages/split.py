@@ -11,14 +11,16 @@ lives beside the language, e.g. ``languages/harnesses/``.
 
 from __future__ import annotations
 
+import base64
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..sandbox.outcome import RunOutcome
-from ..sandbox.slot import SplitCommand
+from ..sandbox.slot import Command, SplitCommand
 from .artifacts import Artifact, ArtifactCache, Build
+from .build import COMPILE_LIMITS, failed_build
 
 if TYPE_CHECKING:
     from .spec import LanguageSpec
@@ -44,3 +46,39 @@ class Toolbox:
     submit: Callable[..., Future[RunOutcome]]
     cache: ArtifactCache
     toolchain_cache: str
+
+
+def sandboxed_step(toolbox: Toolbox, job: Command, files: dict[str, str | bytes], made: str, name: str,
+                   failure: str, program: Artifact | None = None) -> Build:
+    """One step of a harness's build, run in the sandbox with the compile limits: ``files`` placed in the
+    work folder, the file ``made`` it leaves is the artifact (``name``); a step that leaves none is a
+    compile error, ``failure`` followed by the step's messages."""
+    encoded = {path: base64.b64encode(data.encode() if isinstance(data, str) else data).decode()
+               for path, data in files.items()}
+    outcome = toolbox.submit(job, b"", COMPILE_LIMITS, encoded, (made,), program=program).result()
+    if outcome.system_error is not None:
+        return Build(system_error=f"{failure}: the sandbox failed: {outcome.system_error}")
+    result = outcome.files.get(made)
+    if outcome.clean_exit and result is not None:
+        return Build(Artifact(base64.b64decode(result), name), compile_time=outcome.cpu_time)
+    failed = failed_build(outcome, COMPILE_LIMITS)
+    return Build(compile_error=f"{failure}:\n{failed.compile_error}", compile_timed_out=failed.compile_timed_out,
+                 compile_time=outcome.cpu_time)
+
+
+def failed_sides(program_side: Build, tests_side: Build, refused: dict[str, str], callable_note: str
+                 ) -> SplitBuild | None:
+    """Why a harness's two built sides cannot run (None: both built): the machine's failure, the program's
+    compile error, or the tests' compile error with the reasons the program's functions they call have no
+    stub (``refused``) and what the tests can call (``callable_note``)."""
+    for step in (program_side, tests_side):
+        if step.system_error is not None:
+            return SplitBuild(system_error=step.system_error)
+    if program_side.artifact is None:
+        return SplitBuild(compile_error=program_side.compile_error)
+    if tests_side.artifact is None:
+        notes = "".join(f"\n  {name}: {why}" for name, why in sorted(refused.items()))
+        return SplitBuild(compile_error=(tests_side.compile_error or "")
+                          + (f"\nfunctions of the program the tests cannot call:{notes}" if notes else "")
+                          + f"\n({callable_note})")
+    return None

@@ -1,0 +1,333 @@
+// judgebox: reads Go source in the sandbox for a Go assert case (see judgebox/languages/go_split.py).
+//
+//	describe program IN OUT: the source is the program as its own process compiles it (package main,
+//	    its main renamed, imports it does not use dropped); the listing is its functions: name,
+//	    parameter and result types in the closed set of data types, or why a function is not callable.
+//	describe tests IN OUT: the source is the tests as the tests' process compiles them (package main,
+//	    the usual imports they use and do not import added, those they do not use dropped); the listing
+//	    is their Test functions and the names they declare.
+//
+// OUT is the JSON {"source": ..., "listing": ...}; a source that does not parse exits 1 with the error.
+//
+// Types are resolved by go/types, so a program's own `type int string` is its named type, never int.
+// Imported packages are not loaded (a function of their types is not data anyway).
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/printer"
+	"go/token"
+	"go/types"
+	"os"
+	"path"
+	"strconv"
+	"strings"
+	"unicode"
+)
+
+// the packages tests use by their usual name without importing them (HumanEval-X's and MultiPL-E's Go
+// tests rely on a prelude that imports these)
+var usualImports = map[string]string{
+	"testing": "testing", "assert": "github.com/stretchr/testify/assert",
+	"require": "github.com/stretchr/testify/require", "fmt": "fmt", "math": "math", "strings": "strings",
+	"sort": "sort", "strconv": "strconv", "reflect": "reflect", "unicode": "unicode", "bytes": "bytes",
+	"errors": "errors",
+}
+
+type function struct {
+	Name    string   `json:"name"`
+	Params  []string `json:"params"`
+	Results []string `json:"results"`
+}
+
+type programListing struct {
+	Functions []function        `json:"functions"`
+	Refused   map[string]string `json:"refused"`
+}
+
+type testsListing struct {
+	Tests    []string `json:"tests"`
+	Declared []string `json:"declared"`
+}
+
+func main() {
+	if len(os.Args) != 4 {
+		fatal("usage: describe program|tests IN OUT")
+	}
+	source, err := os.ReadFile(os.Args[2])
+	if err != nil {
+		fatal(err.Error())
+	}
+	fset := token.NewFileSet()
+	file := parse(fset, source)
+	file.Name.Name = "main"
+	var listing interface{}
+	switch os.Args[1] {
+	case "program":
+		listing = describeProgram(fset, file)
+	case "tests":
+		listing = describeTests(file)
+	default:
+		fatal("unknown mode " + os.Args[1])
+	}
+	dropUnusedImports(file)
+	var out bytes.Buffer
+	// SourcePos: //line comments keep the compiler's messages at the program's own lines
+	config := printer.Config{Mode: printer.SourcePos | printer.UseSpaces | printer.TabIndent, Tabwidth: 8}
+	if err := config.Fprint(&out, fset, file); err != nil {
+		fatal(err.Error())
+	}
+	encoded, err := json.Marshal(map[string]interface{}{"source": out.String(), "listing": listing})
+	if err != nil {
+		fatal(err.Error())
+	}
+	if err := os.WriteFile(os.Args[3], encoded, 0o600); err != nil {
+		fatal(err.Error())
+	}
+}
+
+func fatal(why string) {
+	fmt.Fprintln(os.Stderr, why)
+	os.Exit(1)
+}
+
+// parse reads a file with or without its package clause (HumanEval-X's programs and tests have none;
+// the clause is added on the first line, so line numbers stay the program's).
+func parse(fset *token.FileSet, source []byte) *ast.File {
+	file, err := parser.ParseFile(fset, "main.go", source, parser.ParseComments)
+	if err == nil {
+		return file
+	}
+	if !strings.Contains(err.Error(), "expected 'package'") {
+		fatal(err.Error())
+	}
+	file, err = parser.ParseFile(fset, "main.go", append([]byte("package main; "), source...), parser.ParseComments)
+	if err != nil {
+		fatal(err.Error())
+	}
+	return file
+}
+
+func describeProgram(fset *token.FileSet, file *ast.File) programListing {
+	for _, decl := range file.Decls {
+		if fn, ok := decl.(*ast.FuncDecl); ok && fn.Recv == nil && fn.Name.Name == "main" {
+			fn.Name.Name = "judgeboxProgramMain" // the program's process runs the dispatcher's main
+		}
+	}
+	config := types.Config{Importer: emptyImporter{}, Error: func(error) {}}
+	info := &types.Info{Defs: map[*ast.Ident]types.Object{}}
+	config.Check("main", fset, []*ast.File{file}, info) // errors: the compile reports them
+	listing := programListing{Functions: []function{}, Refused: map[string]string{}}
+	for _, decl := range file.Decls {
+		fn, ok := decl.(*ast.FuncDecl)
+		if !ok || fn.Recv != nil || fn.Name.Name == "_" || fn.Name.Name == "init" ||
+			fn.Name.Name == "judgeboxProgramMain" {
+			continue
+		}
+		name := fn.Name.Name
+		object, ok := info.Defs[fn.Name].(*types.Func)
+		if !ok {
+			listing.Refused[name] = "its type could not be resolved"
+			continue
+		}
+		described, why := describeSignature(object.Type().(*types.Signature))
+		if why != "" {
+			listing.Refused[name] = why
+			continue
+		}
+		described.Name = name
+		listing.Functions = append(listing.Functions, described)
+	}
+	return listing
+}
+
+func describeSignature(sig *types.Signature) (function, string) {
+	if sig.TypeParams().Len() > 0 {
+		return function{}, "it is generic"
+	}
+	if sig.Variadic() {
+		return function{}, "it is variadic"
+	}
+	out := function{Params: []string{}, Results: []string{}}
+	for _, list := range []struct {
+		tuple *types.Tuple
+		into  *[]string
+	}{{sig.Params(), &out.Params}, {sig.Results(), &out.Results}} {
+		for i := 0; i < list.tuple.Len(); i++ {
+			spelled, err := spell(list.tuple.At(i).Type(), 0)
+			if err != "" {
+				return function{}, err
+			}
+			*list.into = append(*list.into, spelled)
+		}
+	}
+	return out, ""
+}
+
+// spell gives t in the closed set's grammar, or why it is not in the set.
+func spell(t types.Type, depth int) (string, string) {
+	if depth > 24 {
+		return "", "a type nested too deeply"
+	}
+	switch t := t.(type) {
+	case *types.Basic: // only the universe's: a program's `type X int` is a *types.Named
+		switch t.Kind() {
+		case types.Bool, types.Int, types.Int8, types.Int16, types.Int32, types.Int64, types.Uint, types.Uint8,
+			types.Uint16, types.Uint32, types.Uint64, types.Float32, types.Float64, types.String:
+			return types.Typ[t.Kind()].Name(), ""
+		}
+	case *types.Slice:
+		elem, why := spell(t.Elem(), depth+1)
+		return "[]" + elem, why
+	case *types.Array:
+		elem, why := spell(t.Elem(), depth+1)
+		return "[" + strconv.FormatInt(t.Len(), 10) + "]" + elem, why
+	case *types.Map:
+		key, why := spell(t.Key(), depth+1)
+		if why != "" {
+			return "", why
+		}
+		value, why := spell(t.Elem(), depth+1)
+		return "map[" + key + "]" + value, why
+	case *types.Interface:
+		if t.Empty() {
+			return "interface{}", ""
+		}
+	case *types.Named:
+		if t.Obj().Pkg() == nil && t.Obj().Name() == "any" {
+			return "interface{}", ""
+		}
+	}
+	return "", "the type " + t.String() + " is not one that crosses between the processes"
+}
+
+func describeTests(file *ast.File) testsListing {
+	listing := testsListing{Tests: []string{}, Declared: []string{}}
+	for _, decl := range file.Decls {
+		switch decl := decl.(type) {
+		case *ast.FuncDecl:
+			if decl.Recv != nil {
+				continue
+			}
+			listing.Declared = append(listing.Declared, decl.Name.Name)
+			if isTest(decl) {
+				listing.Tests = append(listing.Tests, decl.Name.Name)
+			}
+		case *ast.GenDecl:
+			for _, spec := range decl.Specs {
+				switch spec := spec.(type) {
+				case *ast.ValueSpec:
+					for _, name := range spec.Names {
+						listing.Declared = append(listing.Declared, name.Name)
+					}
+				case *ast.TypeSpec:
+					listing.Declared = append(listing.Declared, spec.Name.Name)
+				}
+			}
+		}
+	}
+	addUsualImports(file)
+	return listing
+}
+
+// isTest: func TestXxx(t *testing.T), as go test finds them (Xxx does not start with a lower-case letter)
+func isTest(fn *ast.FuncDecl) bool {
+	name := fn.Name.Name
+	if !strings.HasPrefix(name, "Test") || name == "TestMain" || fn.Type.TypeParams != nil {
+		return false
+	}
+	if rest := []rune(name[4:]); len(rest) > 0 && unicode.IsLower(rest[0]) {
+		return false
+	}
+	params := fn.Type.Params.List
+	if len(params) != 1 || len(params[0].Names) > 1 || fn.Type.Results != nil {
+		return false
+	}
+	star, ok := params[0].Type.(*ast.StarExpr)
+	if !ok {
+		return false
+	}
+	selector, ok := star.X.(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	pkg, ok := selector.X.(*ast.Ident)
+	return ok && pkg.Name == "testing" && selector.Sel.Name == "T"
+}
+
+// usedPackageNames: the identifiers used as X in X.Sel that the file does not declare
+func usedPackageNames(file *ast.File) map[string]bool {
+	used := map[string]bool{}
+	ast.Inspect(file, func(node ast.Node) bool {
+		if selector, ok := node.(*ast.SelectorExpr); ok {
+			if ident, ok := selector.X.(*ast.Ident); ok && ident.Obj == nil {
+				used[ident.Name] = true
+			}
+		}
+		return true
+	})
+	return used
+}
+
+func importName(spec *ast.ImportSpec) string {
+	if spec.Name != nil {
+		return spec.Name.Name
+	}
+	value, _ := strconv.Unquote(spec.Path.Value)
+	return path.Base(value)
+}
+
+func addUsualImports(file *ast.File) {
+	imported := map[string]bool{}
+	for _, spec := range file.Imports {
+		imported[importName(spec)] = true
+	}
+	var specs []ast.Spec
+	for name := range usedPackageNames(file) {
+		if target, ok := usualImports[name]; ok && !imported[name] {
+			specs = append(specs, &ast.ImportSpec{Path: &ast.BasicLit{Kind: token.STRING, Value: strconv.Quote(target)}})
+		}
+	}
+	if len(specs) > 0 {
+		file.Decls = append([]ast.Decl{&ast.GenDecl{Tok: token.IMPORT, Lparen: 1, Specs: specs}}, file.Decls...)
+	}
+}
+
+// dropUnusedImports: an import the file never uses is a compile error in Go; a prompt's imports are
+// often for code the file does not have (the tests' helpers, say)
+func dropUnusedImports(file *ast.File) {
+	used := usedPackageNames(file)
+	var decls []ast.Decl
+	for _, decl := range file.Decls {
+		gen, ok := decl.(*ast.GenDecl)
+		if !ok || gen.Tok != token.IMPORT {
+			decls = append(decls, decl)
+			continue
+		}
+		var kept []ast.Spec
+		for _, spec := range gen.Specs {
+			name := importName(spec.(*ast.ImportSpec))
+			if name == "_" || name == "." || used[name] {
+				kept = append(kept, spec)
+			}
+		}
+		if len(kept) > 0 {
+			gen.Specs = kept
+			decls = append(decls, gen)
+		}
+	}
+	file.Decls = decls
+}
+
+// emptyImporter gives every import as an empty package: only the file's own declarations are resolved.
+type emptyImporter struct{}
+
+func (emptyImporter) Import(importPath string) (*types.Package, error) {
+	pkg := types.NewPackage(importPath, path.Base(importPath))
+	pkg.MarkComplete()
+	return pkg, nil
+}
