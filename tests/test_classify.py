@@ -91,7 +91,7 @@ class TestCheckersOnBytes:
     def test_tokens_are_compared_across_chunk_edges(self, monkeypatch):
         import judgebox.checkers as checkers
 
-        monkeypatch.setattr(checkers, "CHUNK", 3)
+        monkeypatch.setattr(checkers.streams, "CHUNK", 3)
         assert tokens(b"12345 6\n789", "12345 6 789").verdict is Verdict.AC
         assert tokens(b"12345 6\n78", "12345 6 789").verdict is Verdict.WA
         assert "expected 3 tokens, got 4" in tokens(b"1 2 3 4", "1 2 3").message

@@ -12,7 +12,7 @@ import reprlib
 from typing import Any
 
 from . import checkers
-from .checkers import CheckResult, values_equal
+from .checkers import CheckResult
 from .languages.spec import LanguageSpec
 from .sandbox.inside import returned
 from .sandbox.outcome import RunOutcome
@@ -25,8 +25,9 @@ STOPPED = {"cpu": "CPU time limit exceeded", "run": "run time limit exceeded (re
 
 
 def classify(outcome: RunOutcome, spec: LanguageSpec, case: Case | None = None,
-             checker: str = "tokens") -> CheckResult:
-    """The verdict of one run; with ``case=None`` (a bare run) a clean exit is :data:`RAN`."""
+             checker: Any = None) -> CheckResult:
+    """The verdict of one run; with ``case=None`` (a bare run) a clean exit is :data:`RAN`. ``checker`` is
+    any checker setting (:func:`judgebox.checkers.parse`; None: the default)."""
     if outcome.system_error is not None:
         return CheckResult(Verdict.SE, outcome.system_error)
     if outcome.compile_error is not None:
@@ -44,7 +45,9 @@ def classify(outcome: RunOutcome, spec: LanguageSpec, case: Case | None = None,
             return CheckResult(Verdict.RE, exit_description(outcome))
         return checkers.get(checker)(outcome.stdout, case.expected_output or "")
     if outcome.token_ok:
-        return CheckResult(Verdict.AC) if case.kind == "assert" else _check_value(outcome.harness, case.expected_value)
+        if case.kind == "assert":
+            return CheckResult(Verdict.AC)
+        return _check_value(outcome.harness, case.expected_value, checkers.parse(checker).value)
     if outcome.missing_function:
         return CheckResult(Verdict.RE, f"the program defines no function or Solution method {case.fn_name!r}")
     if outcome.harness.startswith(b"assertion-failed"):  # the message only: no pass without the token
@@ -64,14 +67,14 @@ def _runtime_out_of_memory(outcome: RunOutcome, spec: LanguageSpec) -> bool:
     return re.search(spec.out_of_memory_line, tail, re.MULTILINE) is not None
 
 
-def _check_value(payload: bytes, expected: Any) -> CheckResult:
+def _check_value(payload: bytes, expected: Any, compare: checkers.Checker) -> CheckResult:
     """A call case's returned value against the expected one, both in the wire form of returned values
     (a set is not a list, bytes are not text, an object of the program's equals nothing)."""
     try:
         actual = returned.decode(payload)
     except (ValueError, KeyError, TypeError, RecursionError):
         return CheckResult(Verdict.WA, "the returned value could not be read as data")
-    if values_equal(actual, returned.normalize(expected)):
+    if compare(actual, returned.normalize(expected)).verdict is Verdict.AC:
         return CheckResult(Verdict.AC)
     return CheckResult(Verdict.WA, f"expected {_short(expected)}, got {_short(actual)}")
 

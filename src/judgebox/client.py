@@ -228,8 +228,9 @@ class Client(_Base):
         return self._fetch("/run_code", body, deadline, RunCodeReply)
 
     def judge(self, code: str, cases: Iterable[Case | dict] | None = None, test_cases: dict | str | None = None,
-              language: str = "python", limits: Limits | LimitsModel | dict | None = None, checker: str = "tokens",
-              stop_on_first_failure: bool = False, deadline: float | None = None) -> JudgeReply:
+              language: str = "python", limits: Limits | LimitsModel | dict | None = None,
+              checker: str | dict | None = None, stop_on_first_failure: bool = False,
+              deadline: float | None = None) -> JudgeReply:
         """Judge one program on ``cases`` (``Case`` records or dicts) or on verl's ``test_cases``."""
         body = _judge_body(code, cases, test_cases, language, limits, checker, stop_on_first_failure)
         return self._fetch("/judge", body, deadline, JudgeReply)
@@ -319,7 +320,7 @@ class AsyncClient(_Base):
 
     async def judge(self, code: str, cases: Iterable[Case | dict] | None = None, test_cases: dict | str | None = None,
                     language: str = "python", limits: Limits | LimitsModel | dict | None = None,
-                    checker: str = "tokens", stop_on_first_failure: bool = False,
+                    checker: str | dict | None = None, stop_on_first_failure: bool = False,
                     deadline: float | None = None) -> JudgeReply:
         body = _judge_body(code, cases, test_cases, language, limits, checker, stop_on_first_failure)
         return await self._fetch("/judge", body, deadline, JudgeReply)
@@ -411,7 +412,8 @@ def _run_code_body(code: str, language: str, stdin: str | None, run_timeout: flo
 
 
 def _judge_body(code: str, cases: Iterable[Case | dict] | None, test_cases: dict | str | None, language: str,
-                limits: Limits | LimitsModel | dict | None, checker: str, stop_on_first_failure: bool) -> dict:
+                limits: Limits | LimitsModel | dict | None, checker: str | dict | None,
+                stop_on_first_failure: bool) -> dict:
     if isinstance(test_cases, (str, bytes)):
         test_cases = json.loads(test_cases)
     return _submission({"code": code, "cases": None if cases is None else list(cases), "test_cases": test_cases,
@@ -441,6 +443,8 @@ def _trim(body: dict) -> dict:
     body = {key: value for key, value in body.items() if value is not None}
     if isinstance(body.get("stdin"), bytes):
         body["stdin"] = body["stdin"].decode("utf-8", "surrogateescape")
+    if hasattr(body.get("checker"), "setting"):  # a parsed checker (judgebox.checkers.Checking) as its setting
+        body["checker"] = body["checker"].setting()
     if isinstance(body.get("limits"), Limits):
         body["limits"] = {name: getattr(body["limits"], name) for name in LimitsModel.model_fields}
     elif "limits" in body:

@@ -22,10 +22,11 @@ from typing import Any
 
 from . import checkers, languages
 from .backends.local import WorkerPool
-from .cases import load_cases
+from .cases import load_problem
 from .checkers import CheckResult
 from .classify import classify
-from .errors import InvalidCases, InvalidInput
+from .errors import InvalidCases, InvalidInput, UnknownChecker
+from .problem_programs import Check, ProblemPrograms
 from .programs import Programs
 from .sandbox.config import SandboxConfig
 from .sandbox.outcome import RunOutcome
@@ -44,26 +45,28 @@ class Judge:
         self.config = config or SandboxConfig()
         self.pool = WorkerPool(self.config, slots)
         self.programs = Programs(self.pool, self.config.cache_dir)
+        self.problem_programs = ProblemPrograms(self.programs)
 
     def judge(self, code: str, cases: Any, language: str = "python", limits: Limits | None = None,
-              checker: str = "tokens", stop_on_first_failure: bool = False) -> JudgeResult:
+              checker: Any = None, stop_on_first_failure: bool = False) -> JudgeResult:
         """Judge ``code`` on ``cases`` (a list of :class:`Case` or verl's test-case dict)."""
         return self.judge_submission(self.submission(code, cases, language, limits, checker,
                                                      stop_on_first_failure))
 
     async def judge_async(self, code: str, cases: Any, language: str = "python", limits: Limits | None = None,
-                          checker: str = "tokens", stop_on_first_failure: bool = False) -> JudgeResult:
+                          checker: Any = None, stop_on_first_failure: bool = False) -> JudgeResult:
         """The awaitable twin of :meth:`judge`; it waits without occupying a thread."""
         return await self.judge_submission_async(
             self.submission(code, cases, language, limits, checker, stop_on_first_failure))
 
     async def judge_submission_async(self, submission: Submission) -> JudgeResult:
         started = time.monotonic()
-        if languages.get(submission.language).compiled:  # a compiler may run: not on the event loop
-            runs = await asyncio.get_running_loop().run_in_executor(None, self.programs.submit, submission)
+        if languages.get(submission.language).compiled or ProblemPrograms.needs_building(submission):
+            # a compiler may run: not on the event loop
+            runs, check = await asyncio.get_running_loop().run_in_executor(None, self._start, submission)
         else:
-            runs = self.programs.submit(submission)
-        judged, pending = self._judged_as_they_end(submission, runs)
+            runs, check = self._start(submission)
+        judged, pending = self._judged_as_they_end(submission, runs, check)
         del runs
         results: list[CaseResult] = []
         try:
@@ -77,7 +80,7 @@ class Judge:
 
     def judge_submission(self, submission: Submission) -> JudgeResult:
         started = time.monotonic()
-        judged, pending = self._judged_as_they_end(submission, self.programs.submit(submission))
+        judged, pending = self._judged_as_they_end(submission, *self._start(submission))
         results: list[CaseResult] = []
         try:
             for future in judged:
@@ -88,7 +91,12 @@ class Judge:
             _cancel(pending)
         return self._fold(submission, results, started)
 
-    def _judged_as_they_end(self, submission: Submission, runs: list[Future[RunOutcome]]
+    def _start(self, submission: Submission) -> tuple[list[Future[RunOutcome]], Check | None]:
+        """Queue every case (building first where needed), and say how a problem's own programs check them."""
+        plan = self.problem_programs.plan(submission)
+        return (plan.runs if plan.runs is not None else self.programs.submit(submission)), plan.check
+
+    def _judged_as_they_end(self, submission: Submission, runs: list[Future[RunOutcome]], check: Check | None
                             ) -> tuple[list[Future[CaseResult]], list[weakref.ref[Future[RunOutcome]]]]:
         """Each run's result, judged the moment it ends: a run's outcome holds up to the output cap of
         stdout, its result at most the returned bound, so a submission whose later cases end first holds
@@ -96,30 +104,43 @@ class Judge:
         judged: list[Future[CaseResult]] = []
         for case, run in zip(submission.cases, runs):
             result: Future[CaseResult] = Future()
-            run.add_done_callback(functools.partial(self._settle, result, submission, case))
+            run.add_done_callback(functools.partial(self._settle, result, submission, case, check))
             judged.append(result)
         return judged, [weakref.ref(run) for run in runs]
 
-    def _settle(self, result: Future[CaseResult], submission: Submission, case: Case,
+    def _settle(self, result: Future[CaseResult], submission: Submission, case: Case, check: Check | None,
                 run: Future[RunOutcome]) -> None:
         if run.cancelled():
             result.cancel()
             return
         try:
-            result.set_result(self._case_result(submission, case, run.result()))
+            outcome = run.result()
+            checked = check(case, outcome) if check is not None else None
+            if checked is None:
+                result.set_result(self._case_result(submission, case, outcome))
+                return
+            checked.add_done_callback(functools.partial(_settle_checked, result, outcome,
+                                                        case.limits or submission.limits))
         except BaseException as exc:  # an unexpected failure of the judge reaches the caller, never lost
             result.set_exception(exc)
 
     @staticmethod
     def submission(code: str, cases: Any, language: str = "python", limits: Limits | None = None,
-                   checker: str = "tokens", stop_on_first_failure: bool = False) -> Submission:
-        """Validate the caller's input into a :class:`Submission`; raises :class:`InvalidInput`."""
+                   checker: Any = None, stop_on_first_failure: bool = False) -> Submission:
+        """Validate the caller's input into a :class:`Submission`; raises :class:`InvalidInput`.
+
+        ``checker`` is any checker setting (:func:`judgebox.checkers.parse`), None for the default
+        (``float`` for stdout, ``value`` for call results: the ``judgebox`` preset's). The test data's own
+        settings win over the caller's: its ``checker`` replaces the part of the checking it is about, its
+        ``time_limit``/``memory_limit`` the CPU and memory limits."""
         spec = languages.get(language)
-        checkers.get(checker)
         if limits is not None and not isinstance(limits, Limits):
             raise InvalidCases("limits must be a judgebox.Limits")
-        submission = Submission(code, load_cases(cases), spec.name, limits or Limits(), checker,
-                                bool(stop_on_first_failure))
+        problem = load_problem(cases)
+        checking = checkers.parse(problem.checker, checkers.parse(checker))
+        _refuse_programs(checking, problem.interactor, problem.cases)
+        submission = Submission(code, problem.cases, spec.name, problem.limits(limits or Limits()), checking,
+                                bool(stop_on_first_failure), problem.interactor)
         Programs.check(submission)
         return submission
 
@@ -146,6 +167,29 @@ class Judge:
         return case_result(check, outcome, case.limits or submission.limits)
 
 
+def _refuse_programs(checking: checkers.Checking, interactor: Any, cases: tuple[Case, ...]) -> None:
+    """An interactive problem's verdict is its interactor's, on stdin/stdout cases: a checker program beside
+    it, or cases of another kind, are refused before anything runs."""
+    if interactor is None:
+        return
+    if isinstance(checking.output, checkers.CheckerProgram):
+        raise UnknownChecker("an interactive problem is judged by its interactor; it takes no checker program")
+    if any(case.kind != "stdio" for case in cases):
+        raise InvalidCases("an interactive problem's cases are inputs for its interactor (stdio cases)")
+
+
+def _settle_checked(result: Future[CaseResult], outcome: RunOutcome, limits: Limits,
+                    checked: Future[CheckResult]) -> None:
+    """A case checked by the problem's own program: its result once that program has spoken."""
+    if checked.cancelled():
+        result.cancel()
+        return
+    try:
+        result.set_result(case_result(checked.result(), outcome, limits))
+    except BaseException as exc:
+        result.set_exception(exc)
+
+
 def case_result(check: CheckResult, outcome: RunOutcome, limits: Limits) -> CaseResult:
     """What a caller gets back of a run: its verdict and figures, and its output up to the returned bound
     (the rest, up to the output cap, was read only to be checked)."""
@@ -154,7 +198,7 @@ def case_result(check: CheckResult, outcome: RunOutcome, limits: Limits) -> Case
         verdict=check.verdict, cpu_time=outcome.cpu_time, wall_time=outcome.wall_time,
         memory_bytes=outcome.memory_bytes, exit_code=outcome.exit_code, signal=outcome.signal,
         stdout_raw=outcome.stdout[:keep], stderr_raw=outcome.stderr[:keep], stdout_length=outcome.stdout_length,
-        stderr_length=outcome.stderr_length, message=check.message)
+        stderr_length=outcome.stderr_length, message=check.message, points=check.points)
 
 
 def _cancel(runs: list[weakref.ref[Future[RunOutcome]]]) -> None:
@@ -201,12 +245,12 @@ def _slots_from_environment() -> int | None:
 
 
 def judge(code: str, cases: Any, language: str = "python", limits: Limits | None = None,
-          checker: str = "tokens", stop_on_first_failure: bool = False) -> JudgeResult:
+          checker: Any = None, stop_on_first_failure: bool = False) -> JudgeResult:
     """Judge ``code`` on ``cases`` with the process-wide default :class:`Judge`."""
     return default_judge().judge(code, cases, language, limits, checker, stop_on_first_failure)
 
 
 async def judge_async(code: str, cases: Any, language: str = "python", limits: Limits | None = None,
-                      checker: str = "tokens", stop_on_first_failure: bool = False) -> JudgeResult:
+                      checker: Any = None, stop_on_first_failure: bool = False) -> JudgeResult:
     """The awaitable twin of :func:`judge`."""
     return await default_judge().judge_async(code, cases, language, limits, checker, stop_on_first_failure)

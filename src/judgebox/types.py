@@ -156,8 +156,9 @@ class Submission:
     cases: tuple[Case, ...]
     language: str = "python"
     limits: Limits = field(default_factory=Limits)
-    checker: str = "tokens"
+    checker: Any = None  # a checker setting (judgebox.checkers.parse); None: the default
     stop_on_first_failure: bool = False
+    interactor: Any = None  # the problem's judgebox.checkers.Interactor, if it is interactive
 
     def __post_init__(self) -> None:
         if not isinstance(self.code, str):
@@ -194,6 +195,12 @@ class CaseResult:
     stdout_length: int = 0
     stderr_length: int = 0
     message: str = ""  # checker or judge message: why the verdict is what it is
+    points: float | None = None  # a partial-credit checker's share of the case's points, 0..1
+
+    @property
+    def score(self) -> float:
+        """What the case earned: its points if its checker gave some, else 1 if it passed, 0 if not."""
+        return self.points if self.points is not None else float(self.passed)
 
     @property
     def stdout_truncated(self) -> bool:
@@ -218,7 +225,8 @@ class CaseResult:
 
 @dataclass(frozen=True, slots=True)
 class JudgeResult:
-    """The judgement of a whole submission. ``score`` is passed cases over all cases."""
+    """The judgement of a whole submission. ``score`` is what the cases earned over all cases (a case
+    earns 1 if it passed, or its checker's points)."""
 
     verdict: Verdict
     cases: tuple[CaseResult, ...]
@@ -233,7 +241,7 @@ class JudgeResult:
 
     @property
     def score(self) -> float:
-        return self.passed / self.total if self.total else 0.0
+        return sum(c.score for c in self.cases) / self.total if self.total else 0.0
 
     @classmethod
     def fold(cls, cases: list[CaseResult], total: int, wall_time: float, message: str = "") -> JudgeResult:

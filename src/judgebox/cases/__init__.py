@@ -9,40 +9,128 @@ Accepted: a sequence of ``Case``; or verl's sandbox_fusion form (a dict, or its 
 In the call-based form each input holds one JSON value per argument, one per line (or is the list of
 arguments itself), and each output is the expected return value as JSON (or Python literal) text, or
 the value itself. A stdin input of None is an empty input; numbers stand for their digits.
+
+Beside the cases, the dict may hold the problem's settings (:func:`load_problem` reads them; an unknown
+key is an error, never ignored)::
+
+    "checker":     a checker setting: "tokens", {"name": "float", "epsilon": 1e-4}, or a program
+                   {"language": "cpp", "code": ..., "protocol": "testlib" | "codeforces-python"}
+    "interactor":  a program {"language": ..., "code": ...} that talks to the solution (testlib's protocol)
+    "time_limit":  seconds of CPU per case;  "memory_limit": MB
+    "language":    the solution's language (verl's key)
+
+and open-r1's Codeforces fields: ``official_tests`` (``[{"input": ..., "output": ...}]``, instead of
+inputs/outputs), ``generated_checker`` (its Python checker: the ``codeforces-python`` protocol) and
+``input_mode`` (``"stdio"``; ``"file"``, input.txt/output.txt, is refused: judge cases here run on stdio).
 """
 
 from __future__ import annotations
 
 import ast
 import json
+import math
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from ..errors import InvalidCases
+from .. import checkers
+from ..errors import InvalidCases, JudgeboxError
 from ..types import Case, Limits
 
-__all__ = ["load_cases"]
+__all__ = ["Problem", "load_cases", "load_problem"]
+
+CASE_KEYS = frozenset({"inputs", "outputs", "fn_name", "assert_case", "official_tests"})
+SETTING_KEYS = frozenset({"checker", "interactor", "time_limit", "memory_limit", "language", "input_mode",
+                          "generated_checker"})
+
+
+@dataclass(frozen=True)
+class Problem:
+    """The cases of a problem and its own settings (None: not set, the caller's or the preset's apply)."""
+
+    cases: tuple[Case, ...]
+    checker: Any = None  # a checker setting as given; judgebox.checkers.parse reads it
+    interactor: checkers.Interactor | None = None
+    time_limit: float | None = None  # seconds
+    memory_limit: int | None = None  # MB
+    language: str | None = None
+
+    def limits(self, limits: Limits) -> Limits:
+        """``limits`` with the problem's own time and memory limits in place of the caller's."""
+        changes: dict[str, Any] = {}
+        if self.time_limit is not None:
+            changes["cpu_time"] = self.time_limit
+        if self.memory_limit is not None:
+            changes["memory_mb"] = self.memory_limit
+        return limits.replace(**changes) if changes else limits
 
 
 def load_cases(test_cases: Any, limits: Limits | None = None) -> tuple[Case, ...]:
+    return load_problem(test_cases, limits).cases
+
+
+def load_problem(test_cases: Any, limits: Limits | None = None) -> Problem:
+    """Test data (a list of ``Case``, or verl's dict or its JSON text, with settings) as a :class:`Problem`."""
+    if isinstance(test_cases, Problem):
+        return test_cases
     if isinstance(test_cases, (str, bytes)):
         try:
             test_cases = json.loads(test_cases)
         except ValueError as exc:
             raise InvalidCases(f"test cases are text but not JSON: {exc}") from None
     if isinstance(test_cases, Mapping):
-        cases = _from_verl(test_cases, limits)
+        problem = _problem(test_cases, limits)
     elif isinstance(test_cases, Sequence) and all(isinstance(c, Case) for c in test_cases):
-        cases = tuple(test_cases)
+        problem = Problem(tuple(test_cases))
     else:
         raise InvalidCases("test cases must be a list of judgebox.Case or a dict with inputs/outputs "
                            f"(verl's form), got {type(test_cases).__name__}")
-    if not cases:
+    if not problem.cases:
         raise InvalidCases("there are no test cases")
-    return cases
+    return problem
+
+
+def _problem(data: Mapping[str, Any], limits: Limits | None) -> Problem:
+    unknown = sorted(str(key) for key in data if key not in CASE_KEYS | SETTING_KEYS)
+    if unknown:
+        known = ", ".join(sorted(CASE_KEYS | SETTING_KEYS))
+        raise InvalidCases(f"unknown test-data key {unknown[0]!r}; known: {known}")
+    if data.get("input_mode", "stdio") != "stdio":
+        raise InvalidCases(f"input_mode {data['input_mode']!r} is not supported: cases run on stdin and stdout")
+    checker = data.get("checker")
+    if data.get("generated_checker") is not None:
+        if checker is not None:
+            raise InvalidCases("checker and generated_checker are the same setting: give one")
+        checker = {"language": "python", "code": data["generated_checker"], "protocol": "codeforces-python"}
+    try:
+        checkers.parse(checker)  # an unknown checker or option is an error now, before anything runs
+        interactor = checkers.interactor(data.get("interactor"))
+    except JudgeboxError as exc:
+        raise InvalidCases(f"checker setting: {exc}") from None
+    language = data.get("language")
+    if language is not None and not isinstance(language, str):
+        raise InvalidCases(f"language must be a name, got {type(language).__name__}")
+    return Problem(_from_verl(data, limits), checker, interactor, _limit(data, "time_limit", float),
+                   _limit(data, "memory_limit", int), language)
+
+
+def _limit(data: Mapping[str, Any], key: str, kind: type) -> Any:
+    """A positive time (s) or memory (MB) limit; open-r1 writes its memory limits as reals (256.0)."""
+    value = data.get(key)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value <= 0:
+        raise InvalidCases(f"{key} must be a positive number, got {value!r}")
+    if kind is int and value != int(value):
+        raise InvalidCases(f"{key} is whole megabytes, got {value!r}")
+    return kind(value)
 
 
 def _from_verl(data: Mapping[str, Any], limits: Limits | None) -> tuple[Case, ...]:
+    if data.get("official_tests") is not None:
+        if "inputs" in data or "outputs" in data:
+            raise InvalidCases("official_tests and inputs/outputs are two forms of the cases: give one")
+        data = _official_tests(data["official_tests"])
     asserts = data.get("assert_case")
     if asserts is not None:
         if not _is_list_of(asserts, str):
@@ -94,3 +182,11 @@ def _literal(text: str) -> Any:
 
 def _is_list_of(value: Any, kind: type) -> bool:
     return isinstance(value, list) and all(isinstance(v, kind) for v in value)
+
+
+def _official_tests(tests: Any) -> dict[str, Any]:
+    """open-r1's ``official_tests`` (``[{"input": ..., "output": ...}]``) as inputs and outputs."""
+    if not isinstance(tests, list) or not all(isinstance(t, Mapping) and set(t) == {"input", "output"}
+                                              for t in tests):
+        raise InvalidCases('official_tests must be a list of {"input": ..., "output": ...}')
+    return {"inputs": [t["input"] for t in tests], "outputs": [t["output"] for t in tests]}

@@ -1,132 +1,234 @@
-"""Output checkers: small pure functions ``(output, expected) -> CheckResult``, looked up by name.
+"""The checker library: small pure functions with keyword options, registered by name.
 
-``output`` is the program's stdout as bytes (text is accepted too) and ``expected`` the caller's text. The
-output is never decoded or split whole: a program may write up to the output cap, and splitting 64 MiB of
-``"a "`` into a list would cost the judge more than a gigabyte, so tokens are read in bounded chunks.
-Adding a checker is one function and one entry in ``CHECKERS``.
+A checker setting, wherever it comes from (``judge(checker=...)``, /judge, a test-case dict's ``checker``
+key, a preset), is parsed here and only here (:func:`parse`), into a :class:`Checking`: the checker of
+stdout and the comparison of call results. A setting is one of::
+
+    "tokens"                                              # a built-in checker, default options
+    {"name": "float", "mode": "absolute", "epsilon": 1e-4}  # a built-in checker with options
+    {"language": "cpp", "code": "...", "protocol": "testlib"}   # a checker program (CheckerProgram)
+
+An unknown name or option, or an option of the wrong type, is :class:`judgebox.UnknownChecker`. A
+configured checker shows its options (``float(mode='either', epsilon=1e-06, ...)``). Adding a checker is one
+function and one entry in :data:`REGISTRY`.
+
+=================  ======================================================================================
+``exact``          byte for byte (``case_insensitive``, ``ignore_trailing_newlines``); PE if only
+                   whitespace differs
+``lines``          per line, trailing whitespace and trailing blank lines ignored (``case_insensitive``,
+                   ``partial``: points for the share of lines right); PE if only whitespace differs
+``tokens``         the same whitespace-separated tokens (``case_insensitive``)
+``float``          tokens; numbers within ``epsilon`` (``mode`` absolute / relative / either), expected
+                   integers exactly unless ``exact_integers=False``, NaN never equal; the default checker
+``numbers``        the former name of ``float`` with its defaults
+``unordered``      the same multiset of ``by`` = lines or tokens (``case_insensitive``)
+``yes_no``         YES/NO answers, letter case ignored
+``apps``,          the rules of verl's prime_code (APPS), LiveCodeBench and SandboxFusion, for the presets
+``livecodebench``,
+``sandboxfusion``
+``value``          call results as data: lists equal tuples, reals within ``epsilon`` (relative),
+                   expected integers exactly unless ``exact_integers=False``
+=================  ======================================================================================
 """
 
 from __future__ import annotations
 
 import math
-import re
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
-from itertools import zip_longest
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
 
 from ..errors import UnknownChecker
-from ..verdicts import Verdict
+from . import compat, floats, text, values
+from .programs import PROTOCOLS, CheckerProgram, Interactor
+from .result import CheckResult
 from .values import values_equal
 
-__all__ = ["CHECKERS", "CheckResult", "Checker", "get", "values_equal"]
+__all__ = ["DEFAULT", "PROTOCOLS", "REGISTRY", "CheckResult", "Checker", "CheckerProgram", "Checking", "Interactor",
+           "get", "interactor", "make", "parse", "setting_of", "values_equal"]
+
+Kind = Literal["output", "value"]
 
 
-@dataclass(frozen=True, slots=True)
-class CheckResult:
-    verdict: Verdict
-    message: str = ""
+@dataclass(frozen=True)
+class Option:
+    """One keyword option of a checker: its default (which gives its type) and, for text, its choices."""
+
+    default: bool | float | str
+    choices: tuple[str, ...] = ()
+
+    def check(self, checker: str, name: str, given: Any) -> Any:
+        kind = type(self.default)
+        if kind is bool:
+            if not isinstance(given, bool):
+                raise UnknownChecker(f"checker {checker!r}: option {name!r} must be true or false, got {given!r}")
+        elif kind is float:
+            if isinstance(given, bool) or not isinstance(given, (int, float)) or not math.isfinite(given) \
+                    or given < 0:
+                raise UnknownChecker(f"checker {checker!r}: option {name!r} must be a number >= 0, got {given!r}")
+            given = float(given)
+        elif given not in self.choices:
+            raise UnknownChecker(f"checker {checker!r}: option {name!r} must be one of "
+                                 f"{', '.join(self.choices)}; got {given!r}")
+        return given
 
 
-Checker = Callable[[bytes | str, str], CheckResult]
-FLOAT_TOLERANCE = 1e-6  # the usual "absolute or relative error at most 1e-6" of contest statements
-CHUNK = 1 << 20  # tokens are split this much at a time
-_WHITESPACE = re.compile(rb"\s")  # what bytes.split() splits on
-_AC = CheckResult(Verdict.AC)
+@dataclass(frozen=True)
+class Entry:
+    function: Callable[..., CheckResult]
+    kind: Kind = "output"
+    options: Mapping[str, Option] = field(default_factory=dict)
 
 
-def tokens(output: bytes | str, expected: str) -> CheckResult:
-    """Whitespace-insensitive: the same sequence of whitespace-separated tokens."""
-    return _compare_tokens(output, expected, lambda got, want: got == want)
+CASE = {"case_insensitive": Option(False)}
+REGISTRY: dict[str, Entry] = {
+    "exact": Entry(text.exact, options={**CASE, "ignore_trailing_newlines": Option(False)}),
+    "lines": Entry(text.lines, options={**CASE, "partial": Option(False)}),
+    "tokens": Entry(text.tokens, options=CASE),
+    "float": Entry(floats.floats, options={"mode": Option("either", floats.MODES), "epsilon": Option(1e-6),
+                                           "exact_integers": Option(True), **CASE}),
+    "unordered": Entry(text.unordered, options={"by": Option("lines", ("lines", "tokens")), **CASE}),
+    "yes_no": Entry(text.yes_no),
+    "apps": Entry(compat.apps),
+    "livecodebench": Entry(compat.livecodebench),
+    "sandboxfusion": Entry(compat.sandboxfusion),
+    "value": Entry(values.value, kind="value", options={"epsilon": Option(values.REL_TOL),
+                                                        "exact_integers": Option(True)}),
+}
+ALIASES = {"numbers": "float"}  # the name of the float checker before it took options
 
 
-def numbers(output: bytes | str, expected: str) -> CheckResult:
-    """Like ``tokens``, but numbers written as reals (``0.333333``, ``20.0``, ``1e-9``: either token) match
-    within 1e-6 relative or absolute. Two integers still compare exactly: a relative tolerance would accept
-    ``1000000001`` for ``1000000000``."""
-    return _compare_tokens(output, expected, lambda got, want: got == want or _close(got, want))
+@dataclass(frozen=True)
+class Checker:
+    """A built-in checker with its options set: call it as ``checker(output, expected)``."""
+
+    name: str
+    options: tuple[tuple[str, Any], ...] = ()
+
+    @property
+    def entry(self) -> Entry:
+        return REGISTRY[self.name]
+
+    @property
+    def kind(self) -> Kind:
+        return self.entry.kind
+
+    def __call__(self, output: Any, expected: Any) -> CheckResult:
+        return self.entry.function(output, expected, **dict(self.options))
+
+    def __repr__(self) -> str:
+        return f"{self.name}({', '.join(f'{k}={v!r}' for k, v in self.options)})"
+
+    def setting(self) -> dict[str, Any]:
+        """The setting this checker was made from, in the wire form :func:`parse` reads."""
+        return {"name": self.name, **dict(self.options)}
 
 
-def _compare_tokens(output: bytes | str, expected: str, same: Callable[[bytes, bytes], bool]) -> CheckResult:
-    got_count = want_count = 0
-    for got, want in zip_longest(_tokens(_bytes(output)), _tokens(_bytes(expected))):
-        got_count += got is not None
-        want_count += want is not None
-        if got is None or want is None:
-            continue  # counting what is left, to say how many tokens there were
-        if not same(got, want):
-            return CheckResult(Verdict.WA, f"token {got_count}: expected {_short(want)}, got {_short(got)}")
-    if got_count != want_count:
-        return CheckResult(Verdict.WA, f"expected {want_count} tokens, got {got_count}")
-    return _AC
+def make(name: str, **options: Any) -> Checker:
+    """A built-in checker by name, its options checked and all of them shown (defaults filled in)."""
+    name = ALIASES.get(name, name) if isinstance(name, str) else name
+    entry = REGISTRY.get(name) if isinstance(name, str) else None
+    if entry is None:
+        raise UnknownChecker(f"unknown checker {name!r}; available: {', '.join(sorted([*REGISTRY, *ALIASES]))}")
+    unknown = sorted(set(options) - set(entry.options))
+    if unknown:
+        known = ", ".join(entry.options) or "none"
+        raise UnknownChecker(f"checker {name!r} has no option {unknown[0]!r} (its options: {known})")
+    return Checker(name, tuple((key, option.check(name, key, options.get(key, option.default)))
+                               for key, option in entry.options.items()))
 
 
-def _tokens(data: bytes) -> Iterator[bytes]:
-    """The whitespace-separated tokens of ``data``, split a bounded chunk at a time (a chunk ends at
-    whitespace, so no token is cut in two; one token longer than a chunk is one chunk)."""
-    start = 0
-    while start < len(data):
-        boundary = _WHITESPACE.search(data, start + CHUNK)
-        end = boundary.start() if boundary else len(data)
-        yield from data[start:end].split()
-        start = end
+@dataclass(frozen=True)
+class Checking:
+    """How a submission's answers are checked: stdout by ``output``, call results by ``value``."""
+
+    output: Checker | CheckerProgram
+    value: Checker
+
+    def setting(self) -> dict[str, Any]:
+        return {"output": setting_of(self.output), "value": self.value.setting()}
 
 
-def _bytes(text: bytes | str) -> bytes:
-    return text if isinstance(text, bytes) else text.encode("utf-8", "surrogateescape")
+DEFAULT = Checking(make("float"), make("value"))  # the judgebox preset's, and every entry point's default
 
 
-def _close(got: bytes, want: bytes) -> bool:
-    if not any(mark in token for token in (got, want) for mark in (b".", b"e", b"E")):
-        return False
-    try:
-        g, w = float(got), float(want)
-    except ValueError:
-        return False
-    return math.isfinite(w) and math.isclose(g, w, rel_tol=FLOAT_TOLERANCE, abs_tol=FLOAT_TOLERANCE)
+def parse(setting: Any, base: Checking = DEFAULT) -> Checking:
+    """The one reader of a checker setting (see the module's docstring). The setting replaces the part of
+    ``base`` it is about: an output checker or program replaces ``output``, a value checker ``value``; a
+    :class:`Checking`, or ``{"output": ..., "value": ...}``, both."""
+    if setting is None:
+        return base
+    if isinstance(setting, Checking):
+        return setting
+    if isinstance(setting, Mapping) and set(setting) <= {"output", "value"} and setting:
+        output, value = parse(setting.get("output"), base), parse(setting.get("value"), base)
+        return Checking(output.output, value.value)
+    checker = one(setting)
+    if isinstance(checker, Checker) and checker.kind == "value":
+        return Checking(base.output, checker)
+    return Checking(checker, base.value)
 
 
-def lines(output: bytes | str, expected: str) -> CheckResult:
-    """Line by line, ignoring trailing whitespace on each line and trailing blank lines."""
-    pairs = zip_longest(_lines(_bytes(output)), _lines(_bytes(expected)))
-    if all(got == want for got, want in pairs):
-        return _AC
-    return _presentation_or(tokens(output, expected))
+def one(setting: Any) -> Checker | CheckerProgram:
+    """One checker: a name, ``{"name": ..., options}``, ``{"language", "code", "protocol"}``, or a checker."""
+    if isinstance(setting, (Checker, CheckerProgram)):
+        return setting
+    if isinstance(setting, str):
+        return make(setting)
+    if isinstance(setting, Mapping) and "name" in setting:
+        options = {k: v for k, v in setting.items() if k != "name"}
+        return make(setting["name"], **options)
+    if isinstance(setting, Mapping) and "code" in setting:
+        return program(setting)
+    raise UnknownChecker("a checker is a name, {\"name\": ..., options...} or {\"language\": ..., \"code\": ..., "
+                         f"\"protocol\": ...}}; got {_shown(setting)}")
 
 
-def exact(output: bytes | str, expected: str) -> CheckResult:
-    """Byte for byte."""
-    if _bytes(output) == _bytes(expected):
-        return _AC
-    return _presentation_or(tokens(output, expected))
+_PROGRAM_KEYS = ("language", "code", "protocol")
 
 
-def _presentation_or(by_tokens: CheckResult) -> CheckResult:
-    if by_tokens.verdict is Verdict.AC:
-        return CheckResult(Verdict.PE, "right tokens, but the whitespace differs")
-    return by_tokens
+def program(setting: Mapping[str, Any]) -> CheckerProgram:
+    """A checker program's setting (``protocol`` defaults to testlib); checked by the record itself."""
+    return CheckerProgram(**_program_fields(setting, "checker"))
 
 
-def _lines(data: bytes) -> Iterator[bytes]:
-    """Lines without trailing whitespace, and without the trailing blank lines, one at a time."""
-    data = data.rstrip()
-    start = 0
-    while start <= len(data):
-        end = data.find(b"\n", start)
-        end = len(data) if end < 0 else end
-        yield data[start:end].rstrip()
-        start = end + 1
+def interactor(setting: Any) -> Interactor | None:
+    """An ``interactor`` setting: None, or a program's ``{"language", "code"[, "protocol"]}``."""
+    if setting is None or isinstance(setting, Interactor):
+        return setting
+    if not isinstance(setting, Mapping):
+        raise UnknownChecker(f"an interactor is {{\"language\": ..., \"code\": ...}}; got {_shown(setting)}")
+    return Interactor(**_program_fields(setting, "interactor"))
 
 
-def _short(token: bytes, limit: int = 40) -> str:
-    text = token[:4 * limit + 4].decode("utf-8", "replace")
-    return repr(text if len(text) <= limit else text[:limit] + "...")
+def _program_fields(setting: Mapping[str, Any], what: str) -> dict[str, Any]:
+    unknown = sorted(set(setting) - set(_PROGRAM_KEYS))
+    missing = [key for key in _PROGRAM_KEYS[:2] if key not in setting]
+    if unknown or missing:
+        raise UnknownChecker(f"a{'n' if what[0] == 'i' else ''} {what} program has the keys language, code and "
+                             f"protocol; {'unknown' if unknown else 'missing'}: {(unknown or missing)[0]!r}")
+    return dict(setting)
 
 
-CHECKERS: dict[str, Checker] = {"tokens": tokens, "numbers": numbers, "lines": lines, "exact": exact}
+def setting_of(checker: Checker | CheckerProgram | Interactor) -> dict[str, Any]:
+    """A checker's setting in the wire form :func:`parse` reads back."""
+    if isinstance(checker, Checker):
+        return checker.setting()
+    return {key: getattr(checker, key) for key in _PROGRAM_KEYS}
 
 
-def get(name: str) -> Checker:
-    try:
-        return CHECKERS[name]
-    except (KeyError, TypeError):
-        raise UnknownChecker(f"unknown checker {name!r}; available: {', '.join(sorted(CHECKERS))}") from None
+def get(setting: Any) -> Checker:
+    """The output checker a setting names (a name, an options dict or a configured checker)."""
+    checking = parse(setting)
+    if not isinstance(checking.output, Checker):
+        raise UnknownChecker("a checker program is not a function: it runs in the sandbox")
+    return checking.output
+
+
+def _shown(value: Any) -> str:
+    text_ = repr(value)
+    return text_ if len(text_) <= 80 else text_[:80] + "..."
+
+
+# The former module-level checkers, with their default options.
+tokens, lines, exact, numbers = make("tokens"), make("lines"), make("exact"), make("float")

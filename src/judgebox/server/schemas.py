@@ -135,7 +135,10 @@ class JudgeRequest(BaseModel):
     cases: list[CaseModel] | None = Field(None, max_length=10000)
     test_cases: dict[str, Any] | None = Field(None, description="verl's form, instead of cases")
     limits: LimitsModel = Field(default_factory=LimitsModel)
-    checker: str = "tokens"
+    checker: str | dict[str, Any] | None = Field(
+        None, description="a checker name, {\"name\": ..., options}, or {\"output\": ..., \"value\": ...}; "
+                          "none: float for stdout, value for call results (the judgebox preset's); the test "
+                          "data's own checker wins")
     stop_on_first_failure: bool = False
 
 
@@ -153,6 +156,7 @@ class CaseResultModel(BaseModel):
     stdout_length: int
     stderr_length: int
     message: str
+    points: float | None = Field(None, description="a partial-credit checker's share of the case's points")
 
 
 class JudgeResponse(BaseModel):

@@ -149,4 +149,5 @@ def judge_response(result: JudgeResult, queue_time: float) -> JudgeResponse:
                                memory_bytes=c.memory_bytes, exit_code=c.exit_code, signal=c.signal, stdout=c.stdout,
                                stderr=c.stderr, stdout_truncated=c.stdout_truncated,
                                stderr_truncated=c.stderr_truncated, stdout_length=c.stdout_length,
-                               stderr_length=c.stderr_length, message=c.message) for c in result.cases])
+                               stderr_length=c.stderr_length, message=c.message, points=c.points)
+               for c in result.cases])

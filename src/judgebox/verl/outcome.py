@@ -18,3 +18,8 @@ class CaseVerdict:
     message: str = ""
     api_response: dict[str, Any] | None = None
     api_error: str | None = None  # the transport failed: no verdict from the sandbox
+    points: float | None = None  # a partial-credit checker's share of the case's points
+
+    @property
+    def score(self) -> float:
+        return self.points if self.points is not None else float(self.verdict == "AC")

@@ -1,6 +1,6 @@
 """``profile="judgebox"`` on a SandboxFusion server that is not judgebox: one /run_code request per case.
 
-Expected outputs never leave this process, stdout is compared with the ``numbers`` checker, and call
+Expected outputs never leave this process, stdout is compared with the submission's checker, and call
 results come back as JSON in a file the server returns (``fetch_files``), not on stdout. What such a
 server cannot give is the two-process harness: Python assert cases run in the program's process and pass
 on positive evidence only (a random word written after the last assertion), so exiting early fails, but a
@@ -17,9 +17,9 @@ import secrets
 from typing import TYPE_CHECKING, Any
 
 from .. import checkers
-from ..checkers import values_equal
 from ..errors import InvalidCases
 from ..types import Case, Submission
+from ..verdicts import Verdict
 from .outcome import CaseVerdict
 from .parity import request_body, sandbox_language
 
@@ -110,7 +110,7 @@ def _verdict(submission: Submission, case: Case, word: str, response: dict[str, 
         value = json.loads(fetched or "")["value"]
     except (ValueError, KeyError, TypeError):
         return CaseVerdict("WA", message="the function returned no value", **seen)
-    if values_equal(value, case.expected_value):
+    if checkers.parse(submission.checker).value(value, case.expected_value).verdict is Verdict.AC:
         return CaseVerdict("AC", **seen)
     return CaseVerdict("WA", message=f"expected {case.expected_value!r:.200}, got {value!r:.200}", **seen)
 

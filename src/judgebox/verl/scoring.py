@@ -1,14 +1,20 @@
-"""``profile="judgebox"`` (the default): the reward a correct judge gives.
+"""``profile="judgebox"`` (the default), and the presets that judge in judgebox's sandbox
+(:mod:`judgebox.presets`: ``prime``, ``livecodebench``, ``codecontests``, ``sandboxfusion``).
 
 - The program is the final answer's fenced block of the test cases' language, after any ``<think>``
   section (``Python3``, ``py`` and ``python3`` tags; an unclosed fence at the end of a cut-off generation).
-- Stdin cases compare tokens, numbers with fractions within 1e-6 (the ``numbers`` checker).
+- Stdin cases are checked by the preset's checker (judgebox: ``float``, tokens with numbers within 1e-6
+  absolute or relative, integers exactly), or by the test data's own ``checker``; its ``time_limit`` and
+  ``memory_limit`` replace ``timeout`` and ``memory_limit_mb``.
 - Call-based cases call ``Solution().method`` before a global function; the value comes back as data
   through the judge's own channel, not stdout, so debug prints do no harm; it compares as a value (a
-  tuple equals a list, floats within 1e-6); a function that raises fails (RE).
+  tuple equals a list, floats within 1e-6, integers exactly); a function that raises fails (RE).
 - Assert cases run in the tamper-proof two-process harness: exiting early, patching builtins, walking
   frames or redefining ``__eq__`` does not pass.
-- ``continuous=True`` runs only the cases it scores (the first 10).
+- The score (judgebox): what the cases earned over all cases, with ``continuous`` on or off (a program
+  that fails any case never scores 1.0; a case earns 1, or its checker's points); ``binary=True``: 1.0
+  if every case passes, else 0, stopping at the first failure. Other presets score as their harness
+  does (verl's and prime's share of the first 10 cases when continuous, all or nothing otherwise).
 - A failure of the sandbox or of the transport is ``sandbox_error``/``api_error`` in the metadata and sets
   ``infra_error``, so a trainer can mask the sample instead of learning from a 0 the policy did not earn.
 
@@ -19,11 +25,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
-from .. import languages
-from ..cases import load_cases
+from .. import languages, presets
+from ..cases import load_problem
 from ..client import ClientError
 from ..errors import InvalidCases, InvalidCode, JudgeboxError
 from ..judging import Judge
@@ -31,7 +37,7 @@ from ..types import Limits, Submission
 from ..verdicts import Verdict, headline
 from .extract import answer_code
 from .outcome import CaseVerdict
-from .parity import CONTINUOUS_CASES, DEFAULT_TIMEOUT, METADATA_KEYS
+from .parity import DEFAULT_TIMEOUT, METADATA_KEYS
 from .remote import judge_on_run_code_server
 from .transport import transport_for
 
@@ -42,7 +48,6 @@ RESULTS: dict[str, tuple[Any, str]] = {
     "TLE": (-3, "timeout"), "CE": (-4, "compile_error"), "SE": (-1, "sandbox_error"),
 }
 INFRA_STATUSES = frozenset({"sandbox_error", "api_error"})
-CHECKER = "numbers"
 
 
 @dataclass(frozen=True)
@@ -62,7 +67,8 @@ class Scored:
 
 
 def score(sandbox_fusion_url: str | None, concurrent_semaphore: Any, memory_limit_mb: Any, completion: str,
-          test_cases: Any, continuous: bool = False, timeout: float = DEFAULT_TIMEOUT) -> Scored:
+          test_cases: Any, continuous: bool = False, timeout: float = DEFAULT_TIMEOUT, preset: str = "judgebox",
+          binary: bool = False) -> Scored:
     """Score a model's completion: its answer's code judged on the test cases."""
     try:
         data = _test_data(test_cases)
@@ -75,28 +81,31 @@ def score(sandbox_fusion_url: str | None, concurrent_semaphore: Any, memory_limi
     if code is None:
         return Scored.refused("Invalid completion (missing code block)")
     return judge_code(sandbox_fusion_url, concurrent_semaphore, memory_limit_mb, code, data, language,
-                      continuous, timeout)
+                      continuous, timeout, preset, binary)
 
 
 def judge_code(sandbox_fusion_url: str | None, concurrent_semaphore: Any, memory_limit_mb: Any, code: str,
                test_cases: Any, language: str = "python", continuous: bool = False,
-               timeout: float = DEFAULT_TIMEOUT) -> Scored:
+               timeout: float = DEFAULT_TIMEOUT, preset: str = "judgebox", binary: bool = False) -> Scored:
     """Judge a program (already extracted) on the test cases (a test-case ``language`` wins)."""
     try:
-        data = _test_data(test_cases)
-        spec = languages.get(_language(data.get("language", language)))
-        cases = load_cases({k: v for k, v in data.items() if k != "language"})
+        rules = presets.get(preset)
+        reward = rules.reward(continuous, binary)
+        problem = load_problem(_test_data(test_cases))
+        spec = languages.get(_language(problem.language or language))
+        if reward.cases is not None:
+            problem = replace(problem, cases=problem.cases[:reward.cases])
         limits = Limits(cpu_time=float(timeout), memory_mb=int(memory_limit_mb or 1024))
-        submission = Judge.submission(code, cases[:CONTINUOUS_CASES] if continuous else cases, spec.name, limits,
-                                      CHECKER)
+        submission = Judge.submission(code, problem, spec.name, limits, rules.checking, reward.stops_at_first_failure)
     except (JudgeboxError, TypeError, ValueError) as exc:
         return Scored.refused(str(exc))
     verdicts = _judge(sandbox_fusion_url, submission, concurrent_semaphore)
     metadata = [_metadata(i, case, v) for i, (case, v) in enumerate(zip(submission.cases, verdicts))]
     passed = sum(1 for v in verdicts if v.verdict == "AC")
     infra = [m for m in metadata if m["status"] in INFRA_STATUSES]
-    return Scored(passed / len(verdicts), metadata, passed, len(verdicts), _headline(verdicts), bool(infra),
-                  str(infra[0]["api_request_error"] or infra[0]["message"] or "") if infra else "")
+    total = len(submission.cases)
+    return Scored(reward.score([v.score for v in verdicts], total), metadata, passed, total, _headline(verdicts),
+                  bool(infra), str(infra[0]["api_request_error"] or infra[0]["message"] or "") if infra else "")
 
 
 def _language(name: Any) -> str:
@@ -127,8 +136,10 @@ def _judge(url: str | None, submission: Submission, semaphore: Any) -> list[Case
     except (ClientError, JudgeboxError, OSError) as exc:
         failure = f"API Call Failed: {type(exc).__name__}: {exc}"
         return [CaseVerdict("SE", api_error=failure) for _ in submission.cases]
-    verdicts = [CaseVerdict(str(c.verdict), c.stdout, c.stderr, c.exit_code, c.wall_time, c.message)
-                for c in judged.cases]
+    verdicts = [CaseVerdict(str(c.verdict), c.stdout, c.stderr, c.exit_code, c.wall_time, c.message,
+                            points=getattr(c, "points", None)) for c in judged.cases]
+    if submission.stop_on_first_failure and verdicts and verdicts[-1].verdict != "AC":
+        return verdicts  # stopped at a failure, as asked: the cases after it were not run
     missing = len(submission.cases) - len(verdicts)  # a judge never drops cases; if one did, it failed
     return verdicts + [CaseVerdict("SE", message="the judge returned no result for this case")] * missing
 

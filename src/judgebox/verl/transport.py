@@ -23,6 +23,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from pydantic import ValidationError
 
+from .. import checkers
 from ..client import Client, ClientError, DeadlineExceeded, ServerUnavailable
 from ..judging import default_judge
 from ..server import translate
@@ -143,7 +144,9 @@ class JudgeboxServer(RunCodeServer):
         with held(semaphore):
             return self.judge_client.judge(
                 submission.code, cases=list(submission.cases), language=submission.language, limits=limits,
-                checker=submission.checker, deadline=60 + 3 * limits.wall_backstop * len(submission.cases))
+                checker=checkers.parse(submission.checker).setting(),
+                stop_on_first_failure=submission.stop_on_first_failure,
+                deadline=60 + 3 * limits.wall_backstop * len(submission.cases))
 
 
 Transport = Embedded | RunCodeServer | JudgeboxServer

@@ -1,0 +1,115 @@
+"""Other ecosystems' output rules, for the presets that reproduce their verdicts (:mod:`judgebox.presets`).
+
+- ``apps``: the comparison cascade of APPS' ``testing_util`` as verl's ``prime_code`` runs it on a stdin
+  case: the stripped output equals the stripped answer (also with every line stripped); or the output's
+  lines, blank ones dropped, equal the answer's stripped non-blank lines; or every line is one number and
+  they are ``numpy.allclose`` (relative 1e-5, absolute 1e-8) unless every line on both sides is digits.
+  (Its later set-of-tokens steps compare a list of strings with a list of sets and never accept.)
+- ``livecodebench``: LiveCodeBench's ``grade_stdio``: stripped lines, as many as the answer's; a line
+  that differs passes only if both are tokens that parse as decimals and are the same decimals, exactly.
+- ``sandboxfusion``: SandboxFusion's CommonOJ rule: both stripped and split into lines (one trailing empty
+  line of difference allowed), the same count, each line stripped and lower-cased; lines that differ
+  pass when both are one float within 1e-5 relative (``|a - b| / max(|b|, 1e-10)``).
+
+These rules compare lists of lines, so they are run only on output with no more lines than the answer
+has plus :data:`SPARE_LINES` (past that no rule could accept it, except the APPS cascade's first step,
+which is checked first on the stripped text): the judge never splits 64 MiB of newlines.
+"""
+
+from __future__ import annotations
+
+import math
+from decimal import Decimal, InvalidOperation
+
+from ..verdicts import Verdict
+from .result import AC, CheckResult
+
+SPARE_LINES = 1000
+_WA = CheckResult(Verdict.WA, "the output is not the expected one")
+
+
+def _text(data: bytes | str) -> str:
+    return data.decode("utf-8", "replace") if isinstance(data, bytes) else data
+
+
+def _too_many_lines(output: str, expected: str) -> bool:
+    return output.count("\n") > expected.count("\n") + SPARE_LINES
+
+
+def apps(output: bytes | str, expected: bytes | str) -> CheckResult:
+    got, want = _text(output), _text(expected)
+    if got.strip() == want.strip():
+        return AC
+    if _too_many_lines(got, want):
+        return _WA
+    got_lines = got.splitlines()
+    for shown in (got_lines, [line.strip() for line in got_lines]):
+        if "\n".join(shown).strip() == want.strip():
+            return AC
+    want_lines = [line.strip() for line in want.split("\n") if line]
+    if got_lines == want_lines:
+        return AC
+    got_lines = [line for line in got_lines if line]
+    if got_lines == want_lines or _allclose_lines(got_lines, want_lines):
+        return AC
+    return _WA
+
+
+def _allclose_lines(got: list[str], want: list[str]) -> bool:
+    if len(got) != len(want) or all(g.isdigit() and w.isdigit() for g, w in zip(got, want)):
+        return False
+    try:
+        pairs = [(float(g), float(w)) for g, w in zip(got, want)]
+    except ValueError:
+        return False
+    return all(g == w or abs(g - w) <= 1e-8 + 1e-5 * abs(w) for g, w in pairs)  # NaN fails both
+
+
+def livecodebench(output: bytes | str, expected: bytes | str) -> CheckResult:
+    got, want = _text(output), _text(expected)
+    if _too_many_lines(got, want):
+        return _WA
+    got_lines = [line.strip() for line in got.strip().split("\n")]
+    want_lines = [line.strip() for line in want.strip().split("\n")]
+    if len(got_lines) != len(want_lines):
+        return CheckResult(Verdict.WA, f"expected {len(want_lines)} lines, got {len(got_lines)}")
+    for number, (g, w) in enumerate(zip(got_lines, want_lines), 1):
+        if g == w:
+            continue
+        got_decimals, want_decimals = _decimals(g), _decimals(w)
+        if got_decimals is None or want_decimals is None or got_decimals != want_decimals:
+            return CheckResult(Verdict.WA, f"line {number} differs")
+    return AC
+
+
+def _decimals(line: str) -> list[Decimal] | None:
+    try:
+        return [Decimal(token) for token in line.split()]
+    except (InvalidOperation, ValueError):
+        return None
+
+
+def sandboxfusion(output: bytes | str, expected: bytes | str) -> CheckResult:
+    got, want = _text(output), _text(expected)
+    if _too_many_lines(got, want):
+        return _WA
+    got_lines, want_lines = got.strip().split("\n"), want.strip().split("\n")
+    if len(got_lines) == len(want_lines) + 1 and got_lines[-1] == "":
+        got_lines.pop()
+    elif len(want_lines) == len(got_lines) + 1 and want_lines[-1] == "":
+        want_lines.pop()
+    if len(got_lines) != len(want_lines):
+        return CheckResult(Verdict.WA, f"expected {len(want_lines)} lines, got {len(got_lines)}")
+    for number, (g, w) in enumerate(zip(got_lines, want_lines), 1):
+        g, w = g.strip().lower(), w.strip().lower()
+        if g != w and not _floats_close(g, w):
+            return CheckResult(Verdict.WA, f"line {number} differs")
+    return AC
+
+
+def _floats_close(got: str, want: str) -> bool:
+    try:
+        g, w = float(got), float(want)
+    except ValueError:
+        return False
+    return math.isfinite(g) and math.isfinite(w) and abs(g - w) / max(abs(w), 1e-10) < 1e-5
