@@ -115,6 +115,20 @@ def test_describe_names_each_need_where_the_hierarchies_mix():
     assert layout.describe({"memory": 1, "cpu": 1}) == "hybrid (memory: v1, pids: none, cpu: v1)"
 
 
+@needs_root
+def test_the_isolation_report_and_health_say_which_hierarchy_serves_what():
+    from fastapi.testclient import TestClient
+
+    import judgebox
+    from judgebox.server.app import create_app
+
+    expected = layout.describe({need: where for need in layout.NEEDS
+                                if (where := cgroups.detect("root").hierarchy(need)) is not None})
+    assert judgebox.isolation_report()["layers"]["cgroup_hierarchy"] == expected
+    with judgebox.Judge(slots=1) as judge, TestClient(create_app(judge=judge)) as client:
+        assert client.get("/health").json()["isolation"]["cgroup_hierarchy"] == expected
+
+
 # -- v2 mechanics on the real cgroup2 mount ------------------------------------------------------------
 
 def test_delegated_group_follows_proc_self_cgroup_and_skips_the_leaf(v2_group):

@@ -184,7 +184,7 @@ def _languages(args: argparse.Namespace) -> int:
     layers.add_column("active")
     layers.add_column("required")
     for name, value in sorted(report["layers"].items()):
-        active = f"ABI {value}" if name == "landlock" and value else "yes" if value else "no"
+        active = f"ABI {value}" if name == "landlock" and value else "yes" if value is True else value or "no"
         layers.add_row(name, active, "yes" if name in report["required"] else "")
     out.print(layers)
     if not report["ok"]:
