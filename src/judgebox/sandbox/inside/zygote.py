@@ -294,15 +294,15 @@ class Zygote:
         poller.register(pidfd, select.POLLIN)
         poller.register(self.sock, select.POLLHUP)  # the judge has gone: stop at once
         cpu_limit = limits["cpu_time"]
-        deadline = started + limits["wall_time"]
-        while True:
         run_limit = limits.get("run_time")
         # Only a run with a run-time limit pays for reading its tasks' waiting (a few /proc reads per wake-up).
         clock = RunClock(pid, started, self.in_pid_namespace) if run_limit is not None else None
+        deadline = started + limits["wall_time"]
+        while True:
             used = self._cpu_used(pid, cpu0)
+            now = time.monotonic()
             if used >= cpu_limit:
                 reason = "cpu"
-            now = time.monotonic()
             elif clock is not None and clock.advance(now) >= run_limit:
                 reason = "run"
             elif now >= deadline:
