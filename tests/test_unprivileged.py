@@ -1,4 +1,5 @@
-"""judgebox run by an unprivileged user: user-namespace mode, with no cgroups and no uid switch.
+"""judgebox run by an unprivileged user: user-namespace mode, with no uid switch, and no cgroups unless a
+cgroup v2 subtree with the memory controller is delegated to it (then it uses that).
 
 The judge runs as uid 65534 under Debian's Python, with judgebox and pyseccomp copied to a folder that
 user can read (the checkout and the venv may sit under root's private home).
@@ -182,3 +183,61 @@ def test_unprivileged_run_code_says_sandbox_error_for_unavailable_languages(lang
         if not (ran or refused):
             wrong[language] = {key: body.get(key) for key in ("status", "message", "compile_result", "run_result")}
     assert wrong == {}
+
+
+DELEGATED_SCRIPT = r'''
+import json, sys, judgebox
+from judgebox import Case
+from judgebox.sandbox.cgroups import detect
+found = detect("user")
+report = judgebox.isolation_report()
+try:
+    with judgebox.Judge(slots=1) as j:
+        java = str(j.judge(sys.argv[1], [Case.stdio("20 22\n", "42\n")], language="java").verdict)
+except judgebox.LanguageUnavailable as exc:
+    java = "unavailable: " + str(exc)
+print(json.dumps({"group": found.v2_group, "controllers": sorted(found.v2_controllers),
+                  "hierarchy": report["layers"]["cgroup_hierarchy"], "memory": report["layers"]["cgroup_memory"],
+                  "java": java}))
+'''
+
+
+@pytest.fixture
+def delegated_group():
+    """A cgroup v2 group handed to uid 65534 as systemd's Delegate=yes does: the group and its
+    cgroup.procs, cgroup.subtree_control and cgroup.threads owned by the user."""
+    from judgebox.sandbox.cgroups import common, v2
+
+    parent = v2.delegated_group()
+    if parent is None:
+        pytest.skip("no cgroup2 mount that this process is in")
+    group = os.path.join(parent, f"judgebox-test-delegated-{os.getpid()}")
+    os.mkdir(group)
+    for path in (group, *(os.path.join(group, name) for name in ("cgroup.procs", "cgroup.subtree_control",
+                                                                   "cgroup.threads"))):
+        os.chown(path, 65534, 65534)
+    yield group
+    for folder, _, _ in os.walk(group, topdown=False):
+        common.remove_group(folder, kill=True)
+    assert not os.path.exists(group)
+
+
+@needs_root
+def test_unprivileged_judge_finds_its_delegated_cgroup_v2_subtree(readable_copy, delegated_group):
+    """Run inside a group delegated to it, the unprivileged judge finds that group; it uses it when the
+    memory controller was delegated too (Java runs), and otherwise keeps the address-space limit and
+    refuses Java up front. This machine's cgroup2 has no memory controller (memory is on v1), so here
+    the second holds; the first is asserted wherever the group has memory."""
+    join = f"echo $$ > {delegated_group}/cgroup.procs && exec \"$@\""
+    run = subprocess.run(["/bin/sh", "-c", join, "sh", *AS_NOBODY, "/usr/bin/python3", "-c", DELEGATED_SCRIPT,
+                          A_PLUS_B["java"]], cwd=readable_copy,
+                         env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(readable_copy)},
+                         capture_output=True, text=True, timeout=120, check=False)
+    assert run.returncode == 0, run.stderr[-3000:]
+    result = json.loads(run.stdout.splitlines()[-1])
+    assert result["group"] == delegated_group
+    if "memory" in result["controllers"]:
+        assert (result["hierarchy"], result["memory"], result["java"]) == ("v2", True, "AC"), result
+    else:
+        assert (result["hierarchy"], result["memory"]) == ("none", False), result
+        assert result["java"].startswith("unavailable: java is not available in user mode"), result
