@@ -18,13 +18,30 @@ How a failure of the dataset's program is told apart from a solution that provok
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import os
+import re
+from collections.abc import Callable
+from concurrent.futures import Future
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
-from ..errors import InvalidCases
-from ..types import Limits
+from .. import languages
+from ..backends.local import Group
+from ..errors import InvalidCases, LanguageUnavailable
+from ..languages.artifacts import Artifact
+from ..languages.build import build, environment
+from ..languages.spec import PROGRAM_PATH, LanguageSpec
+from ..sandbox.inside.protocol import Fd
+from ..sandbox.outcome import RunOutcome
+from ..sandbox.slot import CheckerCommand
+from ..types import Case, Limits
 from ..verdicts import Verdict
+from .result import CheckResult
 
-__all__ = ["CHECKER_LIMITS", "PROTOCOLS", "CheckerProgram", "Interactor", "ProgramCheck"]
+if TYPE_CHECKING:
+    from ..programs import Programs
+
+__all__ = ["CHECKER_LIMITS", "PROTOCOLS", "CheckerProgram", "Interactor", "ProgramRunner", "testlib_verdict"]
 
 PROTOCOLS = ("testlib", "codeforces-python")
 MAX_PROGRAM_BYTES = 4 * 1024 * 1024
@@ -64,19 +81,7 @@ class Interactor:
             raise InvalidCases(f"an interactor speaks testlib's protocol, not {self.protocol!r}")
 
 
-@dataclass(frozen=True, slots=True)
-class ProgramCheck:
-    """What a checker or interactor said of one case. ``points`` is its partial score in [0, 1] when it
-    gave one (testlib's points, a codeforces-python fraction), else None."""
-
-    verdict: Verdict
-    message: str = ""
-    points: float | None = None
-
-
 def _validate(program: CheckerProgram | Interactor, what: str) -> None:
-    from .. import languages  # the catalog imports the checkers package
-
     if not isinstance(program.code, str) or not program.code.strip():
         raise InvalidCases(f"the {what}'s code must be a non-empty string")
     if len(program.code.encode("utf-8", "surrogatepass")) > MAX_PROGRAM_BYTES:
@@ -89,3 +94,170 @@ def _validate(program: CheckerProgram | Interactor, what: str) -> None:
     limits = getattr(program, "limits", None)
     if limits is not None and not isinstance(limits, Limits):
         raise InvalidCases(f"the {what}'s limits must be a judgebox.Limits")
+
+
+# -- running them ------------------------------------------------------------------------------------------
+
+TESTLIB_VERDICTS = {0: Verdict.AC, 1: Verdict.WA, 2: Verdict.PE, 4: Verdict.PE, 8: Verdict.PE}  # 4: dirt, 8: EOF
+TESTLIB_FAIL, TESTLIB_POINTS = 3, 7
+MESSAGE_CHARS = 1000
+_POINTS = re.compile(r"\s*points\s+(\S+)")
+_FILES = tuple(f"/proc/self/fd/{fd}" for fd in (Fd.INPUT_FILE, Fd.OUTPUT_FILE, Fd.ANSWER_FILE))
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """A checker or interactor built once and ready to run: the command that runs its program (at fd 5),
+    or, if it could not be built, why (every case it judges is then SE: the dataset's fault)."""
+
+    argv: tuple[str, ...] = ()
+    env: dict[str, str] = field(default_factory=dict)
+    artifact: Artifact | None = None
+    limits: Limits = CHECKER_LIMITS
+    protocol: str = "testlib"
+    error: str | None = None
+
+
+class ProgramRunner:
+    """Builds checkers and interactors (cached by content with the solutions' builds) and runs checkers."""
+
+    def __init__(self, programs: Programs) -> None:
+        self.programs = programs
+        slot = programs.pool.slots[0]
+        self.interpreter = slot.interpreter
+        self.testlib = slot.config.testlib_dir
+
+    def prepare(self, program: CheckerProgram | Interactor, what: str = "checker") -> Prepared:
+        """Build ``program`` (this blocks while its compiler runs)."""
+        spec = _with_include(languages.get(program.language), self.testlib)
+        try:
+            self.programs.check_language(spec)
+        except LanguageUnavailable as exc:
+            return Prepared(error=f"the {what} cannot run here: {exc}")
+        built = build(self.programs.pool.submit, self.programs.cache, spec, spec.source_for(program.code),
+                      self.programs.toolchain_cache)
+        if built.artifact is None:
+            why = built.system_error or f"the {what} does not compile: {built.compile_error}"
+            return Prepared(error=why)
+        limits = getattr(program, "limits", None) or CHECKER_LIMITS
+        return Prepared(exec_command(spec, self.interpreter), environment(spec), built.artifact,
+                        limits.replace(memory_mb=max(limits.memory_mb, spec.memory_floor_mb)), program.protocol)
+
+    def check(self, prepared: Prepared, case: Case, output: bytes, group: Group | None = None
+              ) -> Future[CheckResult]:
+        """The checker's verdict on ``output`` (the solution's whole stdout, read once its run ended).
+
+        A checker that fails (testlib's FAIL, a crash, its limits, an answer it does not give) is run once
+        more with the expected answer as the output. If it judges that cleanly, the failure came from the
+        solution's output, which is WA (a solution cannot buy an SE with junk, floods or NULs); if it fails
+        on the answer too, the checker or the case is broken: SE, never WA nor AC."""
+        verdict: Future[CheckResult] = Future()
+        if prepared.error is not None:
+            verdict.set_result(CheckResult(Verdict.SE, prepared.error))
+            return verdict
+        answer = (case.expected_output or "").encode("utf-8", "surrogateescape")
+
+        def judged(run: Future[RunOutcome]) -> None:
+            said = _read(prepared.protocol, run.result())
+            if isinstance(said, CheckResult):
+                verdict.set_result(said)
+                return
+            rerun = self._run(prepared, case.stdin, answer, answer, group)
+            rerun.add_done_callback(_settling(verdict, lambda again: blame(said, _read(prepared.protocol,
+                                                                                        again.result()))))
+
+        self._run(prepared, case.stdin, output, answer, group).add_done_callback(_settling(verdict, judged))
+        return verdict
+
+    def _run(self, prepared: Prepared, stdin: bytes, output: bytes, answer: bytes, group: Group | None
+             ) -> Future[RunOutcome]:
+        job = CheckerCommand((*prepared.argv, *_FILES), stdin, output, answer, prepared.env)
+        return self.programs.pool.submit(job, b"", prepared.limits, program=prepared.artifact, group=group)
+
+
+def blame(failure: str, on_answer: CheckResult | str) -> CheckResult:
+    """Whose fault a checker's failure is: the output's if the checker judges the expected answer."""
+    if isinstance(on_answer, CheckResult):
+        return CheckResult(Verdict.WA, f"the checker failed on this output ({failure}), not on the expected answer")
+    return CheckResult(Verdict.SE, f"the checker is broken: {failure}; on the expected answer: {on_answer}")
+
+
+def _read(protocol: str, outcome: RunOutcome) -> CheckResult | str:
+    """A checker run's verdict, or why it gave none."""
+    if outcome.system_error is not None:
+        return outcome.system_error
+    if outcome.output_limit_exceeded or outcome.out_of_memory or outcome.stopped is not None:
+        which = "output" if outcome.output_limit_exceeded else "memory" if outcome.out_of_memory else "time"
+        return f"it exceeded its {which} limit"
+    if protocol == "testlib":
+        return testlib_verdict(outcome.exit_code, outcome.signal, outcome.stderr)
+    return _codeforces_python(outcome)
+
+
+def testlib_verdict(exit_code: int | None, signal: int | None, message: bytes) -> CheckResult | str:
+    """A testlib program's exit as a verdict (its message is its stderr), or why it is not one."""
+    text = message.decode("utf-8", "replace").strip()[:MESSAGE_CHARS]
+    if signal is not None:
+        return f"killed by signal {signal}"
+    if exit_code in TESTLIB_VERDICTS:
+        return CheckResult(TESTLIB_VERDICTS[exit_code], text)
+    if exit_code == TESTLIB_FAIL:
+        return f"FAIL: {text}"
+    if exit_code == TESTLIB_POINTS:
+        found = _POINTS.match(text)
+        return _points(found.group(1) if found else "", text)
+    return f"exit code {exit_code}: {text}"
+
+
+def _codeforces_python(outcome: RunOutcome) -> CheckResult | str:
+    if not outcome.clean_exit:
+        return f"{'signal ' + str(outcome.signal) if outcome.signal else 'exit code ' + str(outcome.exit_code)}: " \
+               + outcome.stderr[-MESSAGE_CHARS:].decode("utf-8", "replace").strip()
+    words = outcome.stdout[-256:].split()
+    return _points(words[-1].decode("ascii", "replace") if words else "", "")
+
+
+def _points(token: str, message: str) -> CheckResult | str:
+    """A score in [0, 1] as a verdict: 1 is AC, 0 WA, a fraction WA with its points."""
+    try:
+        points = float(token)
+    except ValueError:
+        return f"no score in its answer ({token[:40]!r})"
+    if not 0.0 <= points <= 1.0:  # also NaN
+        return f"a score of {points:g}, outside [0, 1]"
+    if points == 1.0:
+        return CheckResult(Verdict.AC, message)
+    return CheckResult(Verdict.WA, message or f"scored {points:g}", points=points)
+
+
+def _settling(verdict: Future[CheckResult], then: Callable[[Future[RunOutcome]], CheckResult | None]
+              ) -> Callable[[Future[RunOutcome]], None]:
+    """A run's done-callback that settles ``verdict`` with what ``then`` makes of it (if anything), or with
+    its exception: a failure of the judge reaches the caller, never lost in a callback."""
+    def settle(run: Future[RunOutcome]) -> None:
+        if run.cancelled():
+            verdict.cancel()
+            return
+        try:
+            result = then(run)
+        except BaseException as exc:
+            verdict.set_exception(exc)
+            return
+        if result is not None:
+            verdict.set_result(result)
+    return settle
+
+
+def exec_command(spec: LanguageSpec, interpreter: str) -> tuple[str, ...]:
+    """The command that runs a built program of ``spec`` from fd 5 as a process of its own (Python's
+    solutions otherwise run in the slot's warm interpreter)."""
+    if spec.runner == "python-fork":
+        return (interpreter, "-I", PROGRAM_PATH)
+    return spec.command(spec.run)
+
+
+def _with_include(spec: LanguageSpec, folder: str | None) -> LanguageSpec:
+    """C and C++ checkers find testlib.h in ``folder``."""
+    if folder is None or not spec.compile or os.path.basename(spec.compile[0]) not in ("g++", "gcc"):
+        return spec
+    return replace(spec, compile=(spec.compile[0], "-I", folder, *spec.compile[1:]))

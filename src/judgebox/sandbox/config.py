@@ -52,6 +52,13 @@ class SandboxConfig:
     required: frozenset[str] | None = None
     extra_read_paths: tuple[str, ...] = field(default_factory=tuple)
     toolchain_cache: str | None = None  # precompiled headers and the like; readable by the sandbox
+    testlib: str | None = None  # the folder of testlib.h for checker programs; default $JUDGEBOX_TESTLIB
+
+    @property
+    def testlib_dir(self) -> str | None:
+        """The include folder C/C++ checkers and interactors are compiled with (readable in the sandbox)."""
+        folder = self.testlib or os.environ.get("JUDGEBOX_TESTLIB") or None
+        return os.path.realpath(folder) if folder else None
 
     @property
     def cache_dir(self) -> str:
@@ -89,7 +96,8 @@ class SandboxConfig:
 
     def read_paths(self, interpreter: str) -> list[str]:
         prefix = os.path.dirname(os.path.dirname(os.path.realpath(interpreter)))
-        return [*SYSTEM_READ_PATHS, prefix, self.cache_dir, *self.extra_read_paths]
+        return [*SYSTEM_READ_PATHS, prefix, self.cache_dir, *self.extra_read_paths,
+                *([self.testlib_dir] if self.testlib_dir else [])]
 
 
 def reachable_by_others(path: str) -> bool:

@@ -63,6 +63,34 @@ class SplitCommand:
 
 
 @dataclass(frozen=True)
+class CheckerCommand:
+    """A problem's checker program: a :class:`Command` that also gets the case's input, the solution's
+    output and the expected answer at ``Fd.INPUT_FILE``, ``OUTPUT_FILE`` and ``ANSWER_FILE``
+    (``/proc/self/fd/9``, ``10``, ``11``): copies the judge made once the solution's run had ended."""
+
+    argv: tuple[str, ...]
+    input: bytes
+    output: bytes
+    answer: bytes
+    env: dict[str, str] = field(default_factory=lambda: dict(RUN_ENV))
+
+
+@dataclass(frozen=True)
+class InteractiveCommand:
+    """An interactive case: the solution (``argv``, its program at fd 5) and the problem's interactor
+    (``interactor_argv``, its program the memfd ``interactor`` at fd 5 of its own process), each other's
+    stdin and stdout (``sandbox/inside/interaction.py``). Only the interactor gets ``input`` (at
+    ``Fd.INPUT_FILE``). The run's stdout is the interactor's stderr, its stderr the solution's; its report
+    is the supervisor's account of both."""
+
+    argv: tuple[str, ...]
+    interactor_argv: tuple[str, ...]
+    interactor: Any  # the interactor's built program: a sealed memfd at ``.fd``, kept open by this job
+    input: bytes
+    env: dict[str, str] = field(default_factory=lambda: dict(RUN_ENV))
+
+
+@dataclass(frozen=True)
 class PythonProgram:
     """Run Python source in a fork of the slot's warm interpreter, under one of pyrun's harnesses."""
 
@@ -171,7 +199,8 @@ class Slot:
 
     # -- running jobs ---------------------------------------------------------------------------------
 
-    def run(self, job: Command | SplitCommand | PythonProgram, stdin: bytes, limits: Limits,
+    def run(self, job: Command | SplitCommand | CheckerCommand | InteractiveCommand | PythonProgram, stdin: bytes,
+            limits: Limits,
             files: dict[str, str | None] | None = None, fetch: tuple[str, ...] = (),
             program: int | None = None) -> RunOutcome:
         """Run one job. ``files`` (path to base64) are put in the work folder first; ``fetch`` names
@@ -184,7 +213,7 @@ class Slot:
             for name in ("stdout", "stderr", "result"):
                 fds[name] = _memfd(name)
             request: dict[str, Any] = {"limits": _limits_message(limits)}
-            if not isinstance(job, Command):
+            if not isinstance(job, (Command, CheckerCommand)):
                 token = secrets.token_bytes(protocol.TOKEN_BYTES)
                 fds["token"] = _memfd("token", token)
             if isinstance(job, PythonProgram):
@@ -193,6 +222,13 @@ class Slot:
                 request.update(argv=list(job.argv), tests_argv=list(job.tests_argv), env=job.env)
                 tests = job.tests if isinstance(job.tests, bytes) else job.tests.encode("utf-8", "surrogateescape")
                 fds["test"] = _memfd("test", tests)
+            elif isinstance(job, CheckerCommand):
+                request.update(argv=list(job.argv), env=job.env)
+                for name, data in (("input_file", job.input), ("output_file", job.output), ("answer_file", job.answer)):
+                    fds[name] = _memfd(name, data)
+            elif isinstance(job, InteractiveCommand):
+                request.update(argv=list(job.argv), interactor_argv=list(job.interactor_argv), env=job.env)
+                fds["input_file"] = _memfd("input_file", job.input)
             else:
                 request.update(argv=list(job.argv), env=job.env)
             if files:
@@ -200,8 +236,12 @@ class Slot:
             if fetch:
                 fds["fetched"] = _memfd("fetched")
                 request["fetch"] = list(fetch)
-            request["fd_names"] = [*fds, *(["program"] if program is not None else [])]
-            passed = [*fds.values(), *([program] if program is not None else [])]
+            borrowed = {"program": program}  # not ours to close
+            if isinstance(job, InteractiveCommand):
+                borrowed["test"] = job.interactor.fd  # at Fd.TESTS, which no exec'd program keeps
+            borrowed = {name: fd for name, fd in borrowed.items() if fd is not None}
+            request["fd_names"] = [*fds, *borrowed]
+            passed = [*fds.values(), *borrowed.values()]
             reply = self._exchange(request, passed, limits.wall_backstop + REPLY_MARGIN)
             if reply.refused:  # a poisoned slot ran nothing: once more, on a fresh one
                 self._safe_restart()

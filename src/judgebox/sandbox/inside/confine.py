@@ -76,16 +76,17 @@ class Confinement:
         by ``zygote._split_exec``)."""
         by_number = {Fd.STDIN: named["stdin"], Fd.STDOUT: named["stdout"], Fd.STDERR: named["stderr"],
                      Fd.REPORT: named["result"], Fd.TOKEN: named.get("token"), Fd.PROGRAM: named.get("program"),
-                     Fd.TESTS: named.get("test"), Fd.CONTROL: control_fd}
+                     Fd.TESTS: named.get("test"), Fd.CONTROL: control_fd, Fd.INPUT_FILE: named.get("input_file"),
+                     Fd.OUTPUT_FILE: named.get("output_file"), Fd.ANSWER_FILE: named.get("answer_file")}
         # Lift every source above the fixed numbers first, so no dup2 overwrites a source still needed.
         lifted = {target: fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 16) for target, fd in by_number.items()
                   if fd is not None}
-        for target in range(Fd.CONTROL + 1):
+        for target in range(max(Fd) + 1):
             if target in lifted:
                 os.dup2(lifted[target], target, inheritable=target not in JUDGE_ONLY)
             else:
                 close_quietly(target)
-        os.closerange(Fd.CONTROL + 1, _max_fd())
+        os.closerange(max(Fd) + 1, _max_fd())
 
     def _set_rlimits(self, limits: dict) -> None:
         cpu = int(limits["cpu_time"]) + 2  # the supervisor decides TLE; this only stops a runaway process

@@ -43,6 +43,12 @@ class Fd(enum.IntEnum):
     TESTS = 6  # an assert case's tests, read by the tests' process alone
     CHANNEL = 7  # split runs: the program's process <-> the tests' process
     CONTROL = 8  # the run's control channel to the zygote (notes); closed before program code, and on exec
+    # A checker's three files (``checker /proc/self/fd/9 /proc/self/fd/10 /proc/self/fd/11``): the case's
+    # input, the solution's output and the expected answer, copies made by the judge after the solution's
+    # run ended. An interactive run's input file (its secret) is held by the interactor's process alone.
+    INPUT_FILE = 9
+    OUTPUT_FILE = 10
+    ANSWER_FILE = 11
 
 
 JUDGE_ONLY = (Fd.REPORT, Fd.TOKEN, Fd.TESTS, Fd.CONTROL)  # what a process running program code never holds

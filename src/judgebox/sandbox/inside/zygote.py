@@ -21,7 +21,7 @@ import sys
 import time
 import traceback
 
-from . import confine, files, kernel, landlock, protocol, pyrun, rootfs
+from . import confine, files, interaction, kernel, landlock, protocol, pyrun, rootfs
 from .accounting import CgroupAccounting
 from .runclock import RunClock
 
@@ -276,6 +276,8 @@ class Zygote:
             confine.reset_signals_for_exec()
             if "tests_argv" in request:
                 _split_exec(request, channel, nest=bool(self.layers["landlock"]))  # never returns
+            if "interactor_argv" in request:
+                interaction.run(request, channel, bool(self.layers["landlock"]), self.in_pid_namespace)  # never returns
             protocol.send(channel, protocol.STARTED)  # judge code's last word: an exec failure is noted below
             os.execve(request["argv"][0], request["argv"], request["env"])
         except BaseException as exc:  # judge code failed before the program started: report, never fall back
