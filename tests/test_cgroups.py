@@ -10,6 +10,7 @@ cgroup core's, in every group.
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -112,7 +113,8 @@ def test_describe_names_each_need_where_the_hierarchies_mix():
     assert layout.describe({"memory": 2, "pids": 2, "cpu": 2}) == "v2"
     assert layout.describe({}) == "none"
     assert layout.describe({"memory": 1, "pids": 2, "cpu": 1}) == "hybrid (memory: v1, pids: v2, cpu: v1)"
-    assert layout.describe({"memory": 1, "cpu": 1}) == "hybrid (memory: v1, pids: none, cpu: v1)"
+    assert layout.describe({"memory": 1, "cpu": 2}) == "hybrid (memory: v1, pids: none, cpu: v2)"
+    assert layout.describe({"cpu": 2}) == "v2 (memory: none, pids: none)"
 
 
 @needs_root
@@ -263,3 +265,81 @@ def test_cpu_usage_reads_nanoseconds_on_v1_and_usage_usec_on_v2():
     assert (cpu_usage_ns(b"123456\n", 1), cpu_usage_ns(stat, 2)) == (123456, 1_500_000)
     with pytest.raises(ValueError):
         cpu_usage_ns(b"user_usec 1000\n", 2)
+
+
+# -- a judge whose mount namespace has fewer v1 hierarchies: CPU (and the sandbox's view) on v2 ----------
+
+JUDGE_SCRIPT = r'''
+import json, sys
+import judgebox
+from judgebox import Case, Limits, SandboxConfig
+from judgebox.sandbox.config import NAMESPACE_LAYERS
+from judgebox.sandbox.slot import Command
+required = NAMESPACE_LAYERS | {"uid_switch", *sys.argv[1].split(",")}
+seen = {}
+with judgebox.Judge(SandboxConfig(required=frozenset(required)), slots=1) as judge:
+    slot = judge.pool.slots[0]
+    seen["hierarchy"] = judge.isolation()["cgroup_hierarchy"]
+    seen["accounting"] = {need: version for need, (version, _) in slot._cgroups.accounting.items()}
+    seen["groups"] = list(slot._cgroups.groups)
+    look = ("ls /sys/fs/cgroup; echo; cat /proc/self/cgroup; echo; grep cgroup2 /proc/self/mountinfo | cut -d' ' -f4,5;"
+            " echo; head -1 /sys/fs/cgroup/cpu.stat /sys/fs/cgroup/unified/cpu.stat 2>/dev/null | grep usage_usec")
+    seen["view"] = judge.pool.submit(Command(("/bin/sh", "-c", look)), b"", Limits()).result().stdout.decode()
+    # two processes burning 0.4 s of CPU each: only a group's accounting sees the child's
+    burn = ("import os, time\npid = os.fork()\nstart = time.process_time()\n"
+            "while time.process_time() < start + 0.4: pass\nif not pid: os._exit(0)\nos.waitpid(pid, 0)\n"
+            "print('done')")
+    case = judge.judge(burn, [Case.stdio("", "done")], limits=Limits(cpu_time=5)).cases[0]
+    seen["burn"] = [str(case.verdict), case.cpu_time]
+    seen["busy_loop"] = str(judge.judge("while True: pass", [Case.stdio("", "")], limits=Limits(cpu_time=0.5)).verdict)
+seen["left"] = [g for g in seen["groups"] if __import__("os").path.exists(g)]
+print(json.dumps(seen))
+'''
+
+
+def judge_without_v1(controllers: list[str], required: list[str]) -> dict:
+    """A fresh judge in a private mount namespace with the named v1 hierarchies unmounted there only:
+    to that judge (as in a container that mounts them not) those controllers are not on v1. The
+    machine's own mounts are untouched."""
+    if os.geteuid() != 0 or v2.delegated_group() is None:
+        pytest.skip("needs root and a cgroup2 mount that this process is in")
+    mounts = v1.mounts()
+    points = sorted({mounts[c] for c in controllers if c in mounts})
+    unmount = "".join(f"umount {point} && " for point in points)
+    run = subprocess.run(["unshare", "--mount", "--propagation", "private", "sh", "-c",
+                          unmount + 'exec "$@"', "sh", sys.executable, "-c", JUDGE_SCRIPT, ",".join(required)],
+                         capture_output=True, text=True, timeout=120, check=False)
+    assert run.returncode == 0, run.stderr[-3000:]
+    return json.loads(run.stdout.splitlines()[-1])
+
+
+@needs_root
+def test_cpu_on_v2_beside_memory_and_pids_on_v1():
+    """Hybrid for real: cpuacct's v1 hierarchy out of the judge's sight, CPU comes from the slot's v2
+    group (cpu.stat), which runs see at /sys/fs/cgroup/unified beside their v1 groups."""
+    seen = judge_without_v1(["cpuacct"], ["cgroup_memory", "cgroup_pids", "cgroup_cpu"])
+    assert seen["hierarchy"] == "hybrid (memory: v1, pids: v1, cpu: v2)"
+    assert seen["accounting"] == {"memory": 1, "pids": 1, "cpu": 2} and seen["left"] == []
+    listing, proc_cgroup, mounts, usage = seen["view"].split("\n\n")
+    assert sorted(listing.split()) == ["cpu", "cpuset", "memory", "pids", "unified"]
+    assert "0::/" in proc_cgroup.split() and mounts.split() == ["/", "/sys/fs/cgroup/unified"]
+    assert usage.strip().startswith("/sys/fs/cgroup/unified/cpu.stat") or usage.split()[0] == "usage_usec"
+    verdict, cpu = seen["burn"]
+    assert verdict == "AC" and cpu >= 0.8  # both processes' CPU, from the v2 group
+    assert seen["busy_loop"] == "TLE"
+
+
+@needs_root
+def test_a_v2_only_slot_is_seen_at_sys_fs_cgroup():
+    """No v1 hierarchy at all in the judge's sight: the slot is one v2 group (CPU from cpu.stat; this
+    machine's cgroup2 has no memory or pids controller, so those layers are not required here), bound at
+    /sys/fs/cgroup itself, where runtimes read a v2 group's files."""
+    seen = judge_without_v1(list(v1.ALL), ["cgroup_cpu"])
+    assert seen["hierarchy"] == "v2 (memory: none, pids: none)" and seen["accounting"] == {"cpu": 2}
+    listing, proc_cgroup, mounts, usage = seen["view"].split("\n\n")
+    assert {"cgroup.procs", "cpu.stat", "cgroup.events"} <= set(listing.split())
+    assert "0::/" in proc_cgroup.split() and mounts.split() == ["/", "/sys/fs/cgroup"]
+    assert usage.split()[0] == "usage_usec"
+    verdict, cpu = seen["burn"]
+    assert verdict == "AC" and cpu >= 0.8
+    assert seen["busy_loop"] == "TLE" and seen["left"] == []

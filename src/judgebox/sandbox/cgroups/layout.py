@@ -45,11 +45,12 @@ def detect(mode: str) -> Layout:
 
 
 def describe(placement: dict[str, int]) -> str:
-    """"v1", "v2", "none", or "hybrid (memory: v1, pids: v2, cpu: v1)"."""
+    """"v1", "v2", "none", "v2 (memory: none, pids: none)" or "hybrid (memory: v1, pids: v2, cpu: v1)"."""
     versions = set(placement.values())
     if not versions:
         return "none"
-    if len(versions) == 1 and len(placement) == len(NEEDS):
-        return f"v{versions.pop()}"
+    unserved = [f"{need}: none" for need in NEEDS if need not in placement]
+    if len(versions) == 1:
+        return f"v{versions.pop()}" + (f" ({', '.join(unserved)})" if unserved else "")
     return "hybrid (" + ", ".join(f"{need}: v{placement[need]}" if need in placement else f"{need}: none"
                                   for need in NEEDS) + ")"

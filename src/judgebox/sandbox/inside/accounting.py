@@ -101,7 +101,7 @@ class CgroupAccounting:
         """CPU of every process in the slot (all of a run's processes, and the idle zygote) in ns."""
         if not self.cpu:
             return None
-        return cpu_usage_ns(os.pread(self._fds["cpu.usage"], 4096, 0), self._cpu_hierarchy)
+        return cpu_usage_ns(os.pread(self._fds["cpu.usage"], 1024, 0), self._cpu_hierarchy)
 
     def memory_peak(self) -> int | None:
         return self._read("memory.peak") - self._usage_before if self._peak else None
@@ -126,4 +126,4 @@ class CgroupAccounting:
             self._write(name, value)
 
     def _read_oom_kills(self) -> int:
-        return oom_kills(os.pread(self._fds["memory.events"], 4096, 0))
+        return oom_kills(os.pread(self._fds["memory.events"], 1024, 0))
