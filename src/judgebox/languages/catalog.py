@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from . import cpp_split, go_split, java_split, js_split
+from . import cpp_split, go_split, java_split, js_split, rust_split
 from .spec import LanguageSpec, LibraryProbe, SelfTest
 
 PYTHON_OUT_OF_MEMORY = r"^MemoryError\b"
@@ -142,7 +142,8 @@ LANGUAGES: tuple[LanguageSpec, ...] = (
                  SelfTest(ECHO_RUST),
                  compile=("/usr/bin/rustc", "--edition", "2021", "-O", "-C", "strip=symbols", "-o", "{workdir}/main",
                           "{source}"),
-                 artifact="main", requires=("/usr/bin/rustc",), description="rustc -O"),
+                 artifact="main", requires=("/usr/bin/rustc",), split_asserts=rust_split.split_asserts,
+                 description="rustc -O"),
     LanguageSpec("bash", "main.sh", ("/bin/bash", "{program}"), SelfTest("read s n\necho \"$s $n\""),
                  requires=("/bin/bash",), aliases=("sh",), description="GNU bash"),
     LanguageSpec("php", "main.php", ("/usr/bin/php", "{program}"),
