@@ -116,7 +116,8 @@ def stubs_source(called: list[tuple[int, Function]]) -> str:
         puts = "".join(f"    judgebox_wire::Put::put({'&*' if p.borrow else '&'}a{i}, &mut judgebox_request);\n"
                        for i, p in enumerate(f.params))
         out.append(f"pub fn {f.name}({params}) -> {f.result} {{\n"
-                   f"    let mut judgebox_request = ::std::vec::Vec::new();\n{puts}    judgebox_wire::result(judgebox_wire::call({index}, judgebox_request))\n}}\n")
+                   f"    let mut judgebox_request = ::std::vec::Vec::new();\n{puts}"
+                   f"    judgebox_wire::result(judgebox_wire::call({index}, judgebox_request))\n}}\n")
     return "".join(out)
 
 
