@@ -204,14 +204,16 @@ def test_files_go_in_and_come_back_confined_to_the_work_folder(judge):
     def b64(data):
         return base64.b64encode(data).decode()
 
-    code = ("import os\nprint(open('in.txt').read(), open('/tmp/etc/x').read())\n"
+    code = ("import os\nprint(open('in.txt').read(), open('/tmp/sub/x').read())\n"
             "open('out.txt', 'w').write('made')\nos.symlink('/etc/passwd', 'link')")
-    outcome = judge.pool.submit(PythonProgram(code), b"", Limits(), {"in.txt": b64(b"given"), "/etc/x": b64(b"X")},
+    outcome = judge.pool.submit(PythonProgram(code), b"", Limits(), {"in.txt": b64(b"given"),
+                                                                     "/tmp/sub/x": b64(b"X")},
                                 ("out.txt", "link", "missing")).result()
     assert outcome.stdout == b"given X\n"
     assert outcome.files == {"out.txt": b64(b"made")}  # the link out of the folder is not followed
-    refused = judge.pool.submit(PythonProgram("print(1)"), b"", Limits(), {"../up": b64(b"x")}).result()
-    assert "not allowed" in refused.system_error
+    for path in ("../up", "/etc/x"):  # absolute paths elsewhere: tests/test_server_abs_paths.py
+        refused = judge.pool.submit(PythonProgram("print(1)"), b"", Limits(), {path: b64(b"x")}).result()
+        assert "not allowed" in refused.system_error
 
 
 class TestSplitCommand:

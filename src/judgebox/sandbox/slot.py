@@ -12,12 +12,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import IsolationUnavailable, SandboxError
+from ..errors import InvalidInput, IsolationUnavailable, SandboxError
 from ..types import Limits
 from . import seccomp_policy
 from .cgroups import SlotCgroups
 from .config import DEVICE_WRITE_PATHS, RUN_ENV, SandboxConfig
-from .inside import protocol
+from .inside import abspaths, protocol
 from .inside.protocol import Note
 from .outcome import RunOutcome
 
@@ -101,6 +101,10 @@ class PythonProgram:
     args_json: str = "[]"
 
 
+class FoldersUnavailable(Exception):
+    """The folders of a run's absolute paths could not be made or removed: the run is SE."""
+
+
 class SlotFailure(Exception):
     """The zygote died or stopped answering while running a job; the slot has been restarted."""
 
@@ -115,6 +119,7 @@ class Slot:
         self.python_version = ""
         self._process: subprocess.Popen[bytes] | None = None
         self._sock: socket.socket | None = None
+        self._mounter: socket.socket | None = None
         self._cgroups: SlotCgroups | None = None
         self._start()
 
@@ -124,7 +129,7 @@ class Slot:
         mode = self.config.mode
         if mode != "none":
             self._cgroups = SlotCgroups(f"judgebox-{os.getpid()}-{next(_slot_ids)}", mode)
-        workdir = "/tmp" if mode != "none" else _trusted_workdir()
+        workdir = abspaths.WORKDIR if mode != "none" else _trusted_workdir()
         try:  # bound into the sandbox's root at boot, so it must exist by then
             os.makedirs(self.config.cache_dir, mode=0o755, exist_ok=True)
         except OSError:  # an unwritable home: no toolchain cache, which only costs speed
@@ -147,12 +152,18 @@ class Slot:
         finally:
             theirs.close()
         self._sock = ours
+        self.workdir = workdir
         bpf = _memfd("seccomp", seccomp_policy.compiled_bpf()) if mode != "none" else None
+        # The channel to the slot's outer process, which makes the folders of a run's absolute paths
+        mounter = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET) if mode != "none" else None
+        self._mounter = mounter[0] if mounter else None
         try:
-            protocol.send(ours, config, [bpf] if bpf is not None else [])
+            protocol.send(ours, config, [bpf, mounter[1].fileno()] if bpf is not None and mounter else [])
         finally:
             if bpf is not None:
                 os.close(bpf)
+            if mounter:
+                mounter[1].close()
         try:
             reply = self._receive(BOOT_TIMEOUT)
         except OSError as exc:
@@ -184,6 +195,9 @@ class Slot:
         if self._sock is not None:
             self._sock.close()
             self._sock = None
+        if self._mounter is not None:
+            self._mounter.close()
+            self._mounter = None
         if self._process is not None:
             self._process.kill()
             self._process.wait()
@@ -203,9 +217,17 @@ class Slot:
             limits: Limits,
             files: dict[str, str | None] | None = None, fetch: tuple[str, ...] = (),
             program: int | None = None) -> RunOutcome:
-        """Run one job. ``files`` (path to base64) are put in the work folder first; ``fetch`` names
-        files to bring back; ``program`` is a memfd the run gets as fd 5 (not closed here).
-        Raises :class:`SlotFailure` (after restarting the slot) if the worker died."""
+        """Run one job. ``files`` (path to base64) are put in the work folder first, or at their absolute
+        paths (``sandbox/inside/abspaths.py``); ``fetch`` names files to bring back; ``program`` is a memfd
+        the run gets as fd 5 (not closed here). Raises :class:`SlotFailure` (after restarting the slot) if
+        the worker died."""
+        try:
+            tops = abspaths.tops_of([*(files or {}), *fetch], self.workdir)
+        except ValueError as exc:
+            raise InvalidInput(str(exc)) from None
+        if tops and self._mounter is None:
+            return RunOutcome(system_error="absolute file paths need the sandbox's own root, which isolation "
+                                           "mode 'none' does not build")
         fds: dict[str, int] = {}
         token = b""
         try:
@@ -241,13 +263,18 @@ class Slot:
                 borrowed["test"] = job.interactor.fd  # at Fd.TESTS, which no exec'd program keeps
             borrowed = {name: fd for name, fd in borrowed.items() if fd is not None}
             request["fd_names"] = [*fds, *borrowed]
+            if tops:
+                request["tops"] = tops
             passed = [*fds.values(), *borrowed.values()]
-            reply = self._exchange(request, passed, limits.wall_backstop + REPLY_MARGIN)
-            if reply.refused:  # a poisoned slot ran nothing: once more, on a fresh one
-                self._safe_restart()
-                reply = self._exchange(request, passed, limits.wall_backstop + REPLY_MARGIN)
-                if reply.refused:
-                    raise SlotFailure(f"a fresh slot refused the job too: {reply.refused}")
+            try:
+                reply = self._exchange_in_folders(request, passed, limits.wall_backstop + REPLY_MARGIN, tops)
+                if reply.refused:  # a poisoned slot ran nothing: once more, on a fresh one
+                    self._safe_restart()
+                    reply = self._exchange_in_folders(request, passed, limits.wall_backstop + REPLY_MARGIN, tops)
+            except FoldersUnavailable as exc:
+                return RunOutcome(system_error=str(exc))
+            if reply.refused:
+                raise SlotFailure(f"a fresh slot refused the job too: {reply.refused}")
             outcome = _outcome(reply, fds, limits, token)
             if reply.retire:  # the run is judged; the slot it dirtied is not used again
                 self._safe_restart()
@@ -280,6 +307,35 @@ class Slot:
         except (TypeError, ValueError) as exc:
             self._safe_restart()
             raise SlotFailure(f"the worker sent an unreadable reply: {exc}") from exc
+
+    def _exchange_in_folders(self, request: dict[str, Any], fds: list[int], timeout: float,
+                             tops: list[str]) -> protocol.RunReply:
+        """The exchange, with the run's folders at absolute paths made before it and gone after it."""
+        if not tops:
+            return self._exchange(request, fds, timeout)
+        self._ask_mounter({"op": "mount", "tops": tops})
+        try:
+            return self._exchange(request, fds, timeout)
+        finally:
+            try:  # (a slot restarted by the exchange has none left to unmount)
+                self._ask_mounter({"op": "unmount"})
+            except FoldersUnavailable:  # a slot that cannot clean up after a run runs nothing more
+                self._safe_restart()
+
+    def _ask_mounter(self, request: dict[str, Any]) -> None:
+        try:
+            if self._mounter is None:
+                raise OSError("the slot is not running")
+            protocol.send(self._mounter, request)
+            self._mounter.settimeout(BOOT_TIMEOUT)
+            reply, extra = protocol.recv(self._mounter, 4096)
+            for fd in extra:
+                os.close(fd)
+        except (OSError, ValueError) as exc:
+            raise FoldersUnavailable(f"the run's folders at absolute paths could not be made: {exc}") from exc
+        if reply is None or "error" in reply:
+            why = reply["error"] if reply else "the slot's outer process has gone"
+            raise FoldersUnavailable(f"the run's folders at absolute paths could not be made: {why}")
 
     def _deliver(self, request: dict[str, Any], fds: list[int]) -> None:
         """Send a job; a worker that died while idle is replaced and the job sent again (it never ran)."""

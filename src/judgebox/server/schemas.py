@@ -10,15 +10,17 @@ import base64
 import binascii
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
+
+from ..sandbox.inside import abspaths
 
 MAX_CODE_CHARS = 4 * 1024 * 1024
 
 
 def _check_path(path: str) -> str:
-    if not path or "\0" in path or ".." in path.split("/"):
-        raise ValueError(f"file path {path!r} is not allowed: paths stay inside the run's work folder")
+    """A relative path (in the run's work folder) or an absolute one the sandbox can make for the run."""
     _check_text(path, "file path")
+    abspaths.top_of(path, abspaths.WORKDIR)  # ValueError: a 422 naming the path
     return path
 
 
@@ -70,6 +72,11 @@ class RunCodeRequest(BaseModel):
     @classmethod
     def _fetches_stay_inside(cls, paths: list[str]) -> list[str]:
         return [_check_path(p) for p in paths]
+
+    @model_validator(mode="after")
+    def _few_top_folders(self) -> RunCodeRequest:
+        abspaths.tops_of([*self.files, *self.fetch_files], abspaths.WORKDIR)  # ValueError: a 422
+        return self
 
 
 class CommandRunResult(BaseModel):

@@ -1,9 +1,9 @@
 """Files a caller puts into a run's work folder and fetches back from it, confined to that folder.
 
-A relative path is relative to the work folder; an absolute path outside it is mapped inside it
-(``/etc/x`` becomes ``<workdir>/etc/x``); a path with ``..`` or a NUL is refused. Fetching follows no
-link out of the folder: the run is over and all its processes are dead when files are fetched, so what
-is checked is what is read.
+A relative path is relative to the work folder; an absolute path is itself, in the work folder or in one of
+the run's own folders at absolute paths (``abspaths``: ``/mnt/b`` is ``/mnt/b``, on a tmpfs made for the run);
+a path with ``..`` or a NUL is refused. Fetching follows no link out of those folders: the run is over
+and all its processes are dead when files are fetched, so what is checked is what is read.
 """
 
 from __future__ import annotations
@@ -12,18 +12,14 @@ import base64
 import json
 import os
 
+from . import abspaths
+
 FETCH_CHUNK = 3 << 20  # a multiple of 3, so the base64 of the chunks joins into the base64 of the file
 
 
 def resolve(workdir: str, path: str) -> str:
-    if not path or "\0" in path or ".." in path.split("/"):
-        raise ValueError(f"file path {path!r} is not allowed (empty, NUL or '..')")
-    if path.startswith("/"):
-        normal = os.path.normpath(path)
-        if normal == workdir or normal.startswith(workdir + "/"):
-            return normal
-        return os.path.normpath(workdir + normal)
-    return os.path.normpath(os.path.join(workdir, path))
+    abspaths.top_of(path, workdir)  # raises for a path no run may use
+    return os.path.normpath(os.path.join(workdir, path))  # an absolute path is itself
 
 
 def place(workdir: str, encoded: bytes) -> None:
@@ -37,11 +33,13 @@ def place(workdir: str, encoded: bytes) -> None:
             f.write(base64.b64decode(content))
 
 
-def fetch(workdir: str, paths: list[str], limit: int, out_fd: int) -> None:
+def fetch(workdir: str, paths: list[str], limit: int, out_fd: int, tops: tuple[str, ...] = ()) -> None:
     """Write ``{path: base64}`` of the regular files among ``paths`` (others are left out), as JSON, into
     ``out_fd``, a chunk at a time: the zygote never holds a whole file, whatever its size (a run can make
     a sparse 60 MiB file in microseconds). At most ``limit`` bytes are fetched in all; past that, what
-    was fetched so far is returned."""
+    was fetched so far is returned. Only files in the work folder and in the run's own ``tops`` are
+    fetched."""
+    roots = tuple(folder + "/" for folder in (workdir, *("/" + top for top in tops)))
     budget = limit
     os.write(out_fd, b"{")
     first = True
@@ -50,7 +48,7 @@ def fetch(workdir: str, paths: list[str], limit: int, out_fd: int) -> None:
             target = os.path.realpath(resolve(workdir, path))
         except ValueError:
             continue
-        if not target.startswith(workdir + "/") or not os.path.isfile(target):
+        if not target.startswith(roots) or not os.path.isfile(target):
             continue
         size = os.path.getsize(target)
         if size > budget:

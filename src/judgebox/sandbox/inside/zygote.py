@@ -21,7 +21,7 @@ import sys
 import time
 import traceback
 
-from . import confine, files, interaction, kernel, landlock, protocol, pyrun, rootfs
+from . import abspaths, confine, files, interaction, kernel, landlock, protocol, pyrun, rootfs
 from .accounting import CgroupAccounting
 from .runclock import RunClock
 
@@ -37,6 +37,8 @@ def main(sock_fd: int) -> None:
     if config is None:
         return
     seccomp_bpf = os.read(fds[0], 1 << 20) if fds else b""
+    # The judge's channel to the outer process, which mounts the folders of a run's absolute paths
+    mounter = socket.socket(fileno=fds.pop(1)) if len(fds) > 1 else None
     for fd in fds:
         os.close(fd)
     try:
@@ -44,7 +46,7 @@ def main(sock_fd: int) -> None:
         _join_cgroups(config)
         accounting = CgroupAccounting(config.get("cgroups", {}))  # opened here: the sandbox's root binds them read-only
         if config["mode"] != "none":
-            _enter_namespaces(config, sock)  # returns only in the new pid namespace's init
+            _enter_namespaces(config, sock, mounter)  # returns only in the new pid namespace's init
         zygote = Zygote(config, sock, seccomp_bpf, accounting)
     except Exception as exc:
         where = traceback.extract_tb(exc.__traceback__)[-1]
@@ -73,7 +75,7 @@ def _join_cgroups(config: dict) -> None:
             f.write(str(os.getpid()))
 
 
-def _enter_namespaces(config: dict, sock: socket.socket) -> None:
+def _enter_namespaces(config: dict, sock: socket.socket, mounter: socket.socket | None) -> None:
     # A cgroup namespace rooted at the slot's groups (joined just before): /proc/self/cgroup and the mount
     # table show the run its own groups as "/", never the host's path to them.
     flags = (kernel.CLONE_NEWNS | kernel.CLONE_NEWPID | kernel.CLONE_NEWNET | kernel.CLONE_NEWIPC
@@ -87,10 +89,16 @@ def _enter_namespaces(config: dict, sock: socket.socket) -> None:
     else:
         kernel.unshare(flags)
     pid = os.fork()
-    if pid:  # the outer process only waits: when the judge kills it, init below dies with it
+    if pid:  # the outer process waits (and mounts a run's folders): when the judge kills it, init dies with it
         sock.close()
-        _, status = os.waitpid(pid, 0)
+        if mounter is None:
+            status = os.waitpid(pid, 0)[1]
+        else:
+            owner = f"uid={config['uid']},gid={config['gid']}" if config["mode"] == "root" else "uid=0,gid=0"
+            status = abspaths.serve(mounter, pid, owner, config["workdir_bytes"], 8192)
         os._exit(os.waitstatus_to_exitcode(status) & 0xFF)
+    if mounter is not None:
+        mounter.close()
     kernel.prctl(kernel.PR_SET_PDEATHSIG, signal.SIGKILL)
     kernel.mount("none", "/", None, kernel.MS_REC | kernel.MS_PRIVATE)
     rootfs.pivot_into_own_root(config)
@@ -158,18 +166,19 @@ class Zygote:
 
     # -- one run --------------------------------------------------------------------------------------
 
-    def _fork_spare(self) -> None:
+    def _fork_spare(self, tops: tuple[str, ...] = ()) -> None:
         """Fork the next run in advance: it prepares everything that does not depend on the request and
-        waits for one. Fork and that preparation are then off the path of the next case's latency."""
+        waits for one. Fork and that preparation are then off the path of the next case's latency. ``tops``:
+        the folders of a run's absolute paths, writable in its Landlock domain alone."""
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         pid = os.fork()
         if pid == 0:
             ours.close()
-            self._spare(theirs)
+            self._spare(theirs, tops)
         theirs.close()
         self.spare = (pid, ours)
 
-    def _hand_over(self, request: dict, fds: list[int]) -> tuple[int, socket.socket]:
+    def _hand_over(self, request: dict, fds: list[int], tops: tuple[str, ...]) -> tuple[int, socket.socket]:
         """Give the request to the spare once it says it is ready; a spare that failed is replaced once.
         Returns the run's pid and its control channel, on which its judge code may send notes."""
         for attempt in (1, 2):
@@ -189,7 +198,7 @@ class Zygote:
             channel.close()
             self._kill_leftovers(pid)
             if attempt == 1:
-                self._fork_spare()
+                self._fork_spare(tops)
         raise RuntimeError(f"could not prepare a run: {error}")
 
     def _run(self, request: dict, fds: list[int]) -> dict:
@@ -199,7 +208,13 @@ class Zygote:
         self_cpu0 = _self_cpu()
         started = time.monotonic()
         named = dict(zip(request["fd_names"], fds))
-        pid, control = self._hand_over(request, fds)
+        tops = tuple(request.get("tops", ()))
+        if tops:  # the waiting spare's domain cannot write the run's own folders: a spare made for it can
+            spare, channel = self.spare
+            channel.close()
+            self._kill_leftovers(spare)
+            self._fork_spare(tops)
+        pid, control = self._hand_over(request, fds, tops)
         try:
             pidfd = os.pidfd_open(pid)
             try:
@@ -223,7 +238,7 @@ class Zygote:
             # above the run's own limit, so what the caller asked to fetch never counts as the run's memory.
             budget = limits["returned_output_bytes"]  # fetched files are output returned to the caller
             self.accounting.allow_more(budget * 4 // 3 + (1 << 20))
-            files.fetch(self.config["workdir"], request["fetch"], budget, named["fetched"])
+            files.fetch(self.config["workdir"], request["fetch"], budget, named["fetched"], tops)
         retire = None
         try:
             self._wipe_workdir()
@@ -235,7 +250,7 @@ class Zygote:
             stopped=stopped, oom=self.accounting.oom_killed(), started=protocol.STARTED in messages,
             notes=[m for m in messages if m.get("op") == "note"], retire=retire)
 
-    def _spare(self, channel: socket.socket) -> None:
+    def _spare(self, channel: socket.socket, tops: tuple[str, ...]) -> None:
         """The forked run: prepare, wait for the request, confine to it, run. Never returns.
 
         ``channel`` becomes the run's control channel (``Fd.CONTROL``): the judge code below reports on it
@@ -248,6 +263,11 @@ class Zygote:
             if changed:
                 protocol.send(channel, {"op": "poisoned", "error": changed})
                 os._exit(0)
+            if tops and self.confinement.ruleset_fd is not None:
+                shared = self.confinement.ruleset_fd  # the zygote's, for every run: a ruleset of its own instead
+                self.confinement.ruleset_fd, _ = landlock.build_ruleset(
+                    self.config["read_paths"], [*self.config["write_paths"], *("/" + top for top in tops)])
+                os.close(shared)
             self.confinement.prepare_run()
         except BaseException as exc:
             protocol.send(channel, {"op": "failed", "error": f"{type(exc).__name__}: {exc}"})
