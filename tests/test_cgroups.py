@@ -343,3 +343,12 @@ def test_a_v2_only_slot_is_seen_at_sys_fs_cgroup():
     verdict, cpu = seen["burn"]
     assert verdict == "AC" and cpu >= 0.8
     assert seen["busy_loop"] == "TLE" and seen["left"] == []
+
+
+def test_group_oom_kill_is_chosen_only_where_the_zygote_can_be_spared():
+    """memory.oom.group kills every process of the group but those at oom_score_adj -1000, so it is set
+    only where the zygote can go there: the capability check agrees with what the kernel allows."""
+    attempt = ("try:\n    with open('/proc/self/oom_score_adj', 'w') as f: f.write('-1000')\n    print(True)\n"
+               "except PermissionError:\n    print(False)")
+    allowed = subprocess.run([sys.executable, "-c", attempt], capture_output=True, text=True, check=True).stdout
+    assert cgroups.may_lower_oom_score() is (allowed.strip() == "True")

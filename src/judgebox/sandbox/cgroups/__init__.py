@@ -32,7 +32,6 @@ class SlotCgroups:
         self.accounting: dict[str, list] = {}
         self.groups: list[str] = []
         self.view: dict[str, str] = {}
-        self.problems: list[str] = []
         self._v2_group: str | None = None
         layout = detect(mode)
         placement = {need: layout.hierarchy(need) for need in NEEDS}
@@ -43,7 +42,7 @@ class SlotCgroups:
             placement = dict.fromkeys(NEEDS)
         on_v2 = [need for need, where in placement.items() if where == 2]
         if on_v2:
-            self._make_v2(layout, name, on_v2, protected_zygote=mode == "root")
+            self._make_v2(layout, name, on_v2, protected_zygote=mode == "root" and may_lower_oom_score())
         self._make_v1(layout, name, [need for need, where in placement.items() if where == 1],
                       visible=mode == "root")
         if self._v2_group is not None:  # alone: the root runtimes read; beside v1 groups: where hybrid hosts put it
@@ -57,8 +56,8 @@ class SlotCgroups:
         self.problems += v2.enable(layout.v2_group, wanted)
         passed_on = v2.controllers(layout.v2_group, "cgroup.subtree_control")
         try:
-            # Without protection from the OOM killer (root's oom_score_adj -1000) a group kill would take the
-            # zygote too; unprivileged, the runs' own score of 1000 makes them the OOM killer's first choice.
+            # Without protection from the OOM killer (oom_score_adj -1000) a group kill would take the zygote
+            # too; unprotected, the runs' own score of 1000 still makes them the OOM killer's first choice.
             path = v2.create(layout.v2_group, name, memory="memory" in passed_on,
                              group_oom=protected_zygote)
         except OSError as exc:
@@ -89,3 +88,11 @@ class SlotCgroups:
         for path in self.groups:
             common.remove_group(path, kill=path == self._v2_group)
         self.groups, self.accounting, self.view, self._v2_group = [], {}, {}, None
+
+
+def may_lower_oom_score() -> bool:
+    """Whether this process (and so the zygote it starts) may set oom_score_adj -1000: CAP_SYS_RESOURCE,
+    which root lacks in a container started with the default capabilities."""
+    with open("/proc/self/status") as f:
+        effective = next(int(line.split()[1], 16) for line in f if line.startswith("CapEff:"))
+    return bool(effective >> 24 & 1)  # CAP_SYS_RESOURCE

@@ -60,7 +60,7 @@ def main(sock_fd: int) -> None:
 def _protect_from_oom_killer(config: dict) -> None:
     """Before the fork, so the outer process is spared too: a v2 group OOM kill (memory.oom.group) takes
     every process of the slot but those at -1000. Each run raises its own score to 1000 anyway; lowering
-    ours needs CAP_SYS_RESOURCE (unprivileged slots get no group OOM kill)."""
+    ours needs CAP_SYS_RESOURCE (without it, slots get no group OOM kill: cgroups.may_lower_oom_score)."""
     if config["mode"] == "root":
         try:
             with open("/proc/self/oom_score_adj", "w") as f:
