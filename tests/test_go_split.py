@@ -121,7 +121,8 @@ PROBLEMS = {
         "func FilterIntegers(values []interface{}) []int {\n    return []int{}\n}\n",
         "func TestFilterIntegers(t *testing.T) {\n    assert := assert.New(t)\n"
         "    assert.Equal([]int{}, FilterIntegers([]interface{}{}))\n"
-        "    assert.Equal([]int{4, 9}, FilterIntegers([]interface{}{4, map[string]int{}, []int{}, 23.2, 9, \"adasd\"}))\n"
+        "    assert.Equal([]int{4, 9}, FilterIntegers([]interface{}{4, map[string]int{}, []int{}, 23.2, 9,"
+        " \"adasd\"}))\n"
         "    assert.Equal([]int{3, 3, 3}, FilterIntegers([]interface{}{3, 'c', 3, 3, \"a\", \"b\"}))\n}\n"),
     "get_row": Problem(  # [][]int, int -> [][2]int
         "func GetRow(lst [][]int, x int) [][2]int {\n    out := make([][2]int, 0)\n"
@@ -140,7 +141,8 @@ PROBLEMS = {
         "func DivMod(a, b int64) (int64, int64) {\n    return a / b, a % b\n}\n\n"
         "func Widen(x uint8) uint16 {\n    return uint16(x) * 300\n}\n\n"
         "func Upper(s []byte) []byte {\n    out := make([]byte, len(s))\n    for i, c := range s {\n"
-        "        if c >= 'a' && c <= 'z' {\n            c -= 32\n        }\n        out[i] = c\n    }\n    return out\n}\n\n"
+        "        if c >= 'a' && c <= 'z' {\n            c -= 32\n        }\n        out[i] = c\n    }\n"
+        "    return out\n}\n\n"
         "func Half(x float32) float32 {\n    return x / 2\n}\n",
         "func DivMod(a, b int64) (int64, int64) {\n    return a % b, a / b\n}\n\n"
         "func Widen(x uint8) uint16 {\n    return uint16(x * 3)\n}\n\n"
@@ -149,7 +151,8 @@ PROBLEMS = {
         "func TestDivMod(t *testing.T) {\n    q, r := DivMod(-7000000000000, 3)\n"
         "    assert.Equal(t, int64(-2333333333333), q)\n    assert.Equal(t, int64(-1), r)\n}\n\n"
         "func TestWiden(t *testing.T) {\n    assert.Equal(t, uint16(60000), Widen(200))\n}\n\n"
-        "func TestUpper(t *testing.T) {\n    assert.Equal(t, []byte(\"HELLO, 1!\"), Upper([]byte(\"hello, 1!\")))\n}\n\n"
+        "func TestUpper(t *testing.T) {\n"
+        "    assert.Equal(t, []byte(\"HELLO, 1!\"), Upper([]byte(\"hello, 1!\")))\n}\n\n"
         "func TestHalf(t *testing.T) {\n    assert.Equal(t, float32(0.75), Half(1.5))\n}\n"),
     "string_xor": Problem(  # string, string -> string (a test file with its own package clause and imports)
         "func StringXor(a string, b string) string {\n    out := []byte{}\n    for i := range a {\n"
