@@ -22,7 +22,7 @@ import json
 from concurrent.futures import Future
 
 from . import languages
-from .checkers.programs import Prepared, ProgramRunner, exec_command, testlib_verdict
+from .checkers.programs import Prepared, ProgramRunner, exec_command, verdict_of_testlib
 from .checkers.result import CheckResult
 from .classify import RAN, classify, exit_description
 from .languages.build import build, environment
@@ -78,7 +78,7 @@ def verdict(outcome: RunOutcome, spec: LanguageSpec) -> CheckResult:
     if account["idle"]:
         return CheckResult(Verdict.TLE, "idleness limit exceeded: neither the solution nor the interactor ran")
     exit_code, signal = account["interactor"]
-    said = testlib_verdict(exit_code, signal, outcome.stdout)
+    said = verdict_of_testlib(exit_code, signal, outcome.stdout)
     if isinstance(said, str):
         return CheckResult(Verdict.SE, f"the interactor failed: {said}")
     exit_code, signal = account["solution"]

@@ -41,7 +41,7 @@ from .result import CheckResult
 if TYPE_CHECKING:
     from ..programs import Programs
 
-__all__ = ["CHECKER_LIMITS", "PROTOCOLS", "CheckerProgram", "Interactor", "ProgramRunner", "testlib_verdict"]
+__all__ = ["CHECKER_LIMITS", "PROTOCOLS", "CheckerProgram", "Interactor", "ProgramRunner", "verdict_of_testlib"]
 
 PROTOCOLS = ("testlib", "codeforces-python")
 MAX_PROGRAM_BYTES = 4 * 1024 * 1024
@@ -102,7 +102,10 @@ TESTLIB_VERDICTS = {0: Verdict.AC, 1: Verdict.WA, 2: Verdict.PE, 4: Verdict.PE, 
 TESTLIB_FAIL, TESTLIB_POINTS = 3, 7
 MESSAGE_CHARS = 1000
 _POINTS = re.compile(r"\s*points\s+(\S+)")
-_FILES = tuple(f"/proc/self/fd/{fd}" for fd in (Fd.INPUT_FILE, Fd.OUTPUT_FILE, Fd.ANSWER_FILE))
+# Each convention's arguments: testlib's checker input output answer, open-r1's checker.py input expected actual
+ARGUMENTS = {protocol: tuple(f"/proc/self/fd/{fd}" for fd in order) for protocol, order in (
+    ("testlib", (Fd.INPUT_FILE, Fd.OUTPUT_FILE, Fd.ANSWER_FILE)),
+    ("codeforces-python", (Fd.INPUT_FILE, Fd.ANSWER_FILE, Fd.OUTPUT_FILE)))}
 
 
 @dataclass(frozen=True)
@@ -171,7 +174,7 @@ class ProgramRunner:
 
     def _run(self, prepared: Prepared, stdin: bytes, output: bytes, answer: bytes, group: Group | None
              ) -> Future[RunOutcome]:
-        job = CheckerCommand((*prepared.argv, *_FILES), stdin, output, answer, prepared.env)
+        job = CheckerCommand((*prepared.argv, *ARGUMENTS[prepared.protocol]), stdin, output, answer, prepared.env)
         return self.programs.pool.submit(job, b"", prepared.limits, program=prepared.artifact, group=group)
 
 
@@ -190,11 +193,11 @@ def _read(protocol: str, outcome: RunOutcome) -> CheckResult | str:
         which = "output" if outcome.output_limit_exceeded else "memory" if outcome.out_of_memory else "time"
         return f"it exceeded its {which} limit"
     if protocol == "testlib":
-        return testlib_verdict(outcome.exit_code, outcome.signal, outcome.stderr)
+        return verdict_of_testlib(outcome.exit_code, outcome.signal, outcome.stderr)
     return _codeforces_python(outcome)
 
 
-def testlib_verdict(exit_code: int | None, signal: int | None, message: bytes) -> CheckResult | str:
+def verdict_of_testlib(exit_code: int | None, signal: int | None, message: bytes) -> CheckResult | str:
     """A testlib program's exit as a verdict (its message is its stderr), or why it is not one."""
     text = message.decode("utf-8", "replace").strip()[:MESSAGE_CHARS]
     if signal is not None:

@@ -1,0 +1,130 @@
+"""Interactive problems: the tests' guess-the-number interactor (testlib, compiled against the real
+testlib.h) against honest and wrong solutions (AC, WA, TLE, idleness, protocol violations, crashes), the
+solution's isolation from the interactor, and the reward hacks of tests/reward_hacks_checkers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import judgebox
+from judgebox import InvalidCases, UnknownChecker, Verdict
+from judgebox.interactive import verdict
+from judgebox.languages import get as language
+from judgebox.sandbox.config import SandboxConfig
+from judgebox.sandbox.outcome import RunOutcome
+from special_judges import find_testlib, program
+
+pytestmark = pytest.mark.slow  # the interactor compiles testlib.h (about 15 s) once per module
+
+HACKS = Path(__file__).with_name("reward_hacks_checkers")
+BINARY_SEARCH = """
+lo, hi = 1, 10**6
+while True:
+    mid = (lo + hi) // 2
+    print("?", mid, flush=True)
+    answer = input()
+    if answer == "=":
+        print("!", mid, flush=True)
+        break
+    if answer == "<":
+        hi = mid - 1
+    else:
+        lo = mid + 1
+"""
+SECRETS = ("777\n", "1\n", "1000000\n")
+
+
+@pytest.fixture(scope="module")
+def testlib_judge():
+    with judgebox.Judge(SandboxConfig(testlib=find_testlib()), slots=2) as judge:
+        yield judge
+
+
+def guess(*secrets: str, time_limit: float = 1) -> dict:
+    return {"inputs": list(secrets or SECRETS), "outputs": [""] * len(secrets or SECRETS),
+            "interactor": program("guess_interactor.cpp"), "time_limit": time_limit}
+
+
+@pytest.mark.parametrize(("code", "expected", "why"), [
+    (BINARY_SEARCH, Verdict.AC, "ok guessed"),
+    ("print('! 5', flush=True)", Verdict.WA, "the number was"),
+    ("while True:\n    print('? 1', flush=True)\n    input()", Verdict.WA, "more than 25 questions"),
+    ("while True: pass", Verdict.TLE, "time limit"),  # never answers: busy
+    ("input()", Verdict.TLE, "idleness"),  # waits forever for a prompt that never comes
+    ("print('what 3', flush=True)", Verdict.PE, "expected ? or !"),  # protocol violation
+    ("print('? three', flush=True)", Verdict.PE, ""),
+    ("print('? 5', flush=True)\ninput()\nraise SystemExit(4)", Verdict.RE, "exit code 4"),  # ends first
+    ("import os\nprint('? 5', flush=True)\ninput()\nos.kill(os.getpid(), 11)", Verdict.RE, "signal 11"),
+])
+def test_guess_the_number(testlib_judge, code, expected, why):
+    result = testlib_judge.judge(code, guess())
+    assert [c.verdict for c in result.cases] == [expected] * len(SECRETS), [c.message for c in result.cases]
+    assert why in result.cases[0].message
+
+
+def test_one_time_limit_covers_both_sides(testlib_judge):
+    """The solution's CPU and the interactor's add up against the one limit (the cgroup's account)."""
+    half = "import time\nend = time.process_time() + 0.6\nwhile time.process_time() < end: pass\n" + BINARY_SEARCH
+    assert testlib_judge.judge(half, guess("777\n", time_limit=1)).verdict is Verdict.AC
+    assert testlib_judge.judge(half, guess("777\n", time_limit=0.4)).verdict is Verdict.TLE
+
+
+def test_a_solution_that_runs_on_after_the_interactor_ended(testlib_judge):
+    """Once the interactor has decided, the solution has a moment to end; the verdict stays the
+    interactor's if it rejected, and a solution that will not end after an accept is TLE."""
+    after_wrong = "print('! 5', flush=True)\nwhile True: pass"
+    assert testlib_judge.judge(after_wrong, guess("777\n", time_limit=5)).verdict is Verdict.WA
+    after_right = BINARY_SEARCH + "\nimport time\ntime.sleep(60)\n"
+    result = testlib_judge.judge(after_right, guess("777\n", time_limit=5))
+    assert result.verdict is Verdict.TLE and "did not end" in result.cases[0].message
+
+
+def test_memory_is_the_solutions_limit(testlib_judge):
+    hog = "x = bytearray(400 << 20)\nfor i in range(0, len(x), 4096): x[i] = 1\nprint('! 1', flush=True)"
+    data = dict(guess("777\n"), memory_limit=128)
+    assert testlib_judge.judge(hog, data).verdict is Verdict.MLE
+
+
+def test_a_compiled_solution(testlib_judge):
+    cpp = r"""
+#include <cstdio>
+int main() { int lo = 1, hi = 1000000; char a[4];
+  while (true) { int mid = (lo + hi) / 2; printf("? %d\n", mid); fflush(stdout);
+    if (scanf("%3s", a) != 1) return 1;
+    if (a[0] == '=') { printf("! %d\n", mid); fflush(stdout); return 0; }
+    if (a[0] == '<') hi = mid - 1; else lo = mid + 1; } }
+"""
+    assert testlib_judge.judge(cpp, guess(), "cpp").verdict is Verdict.AC
+
+
+def test_a_broken_interactor_is_se(testlib_judge):
+    crashing = {"language": "cpp", "code": "#include <cstdlib>\nint main() { abort(); }"}
+    result = testlib_judge.judge(BINARY_SEARCH, dict(guess("777\n"), interactor=crashing))
+    assert result.verdict is Verdict.SE and "interactor" in result.cases[0].message
+    failing = {"language": "cpp", "code": '#include "testlib.h"\nint main(int c, char* v[]) {\n'
+               'registerInteraction(c, v); quitf(_fail, "bad input"); }'}
+    assert testlib_judge.judge(BINARY_SEARCH, dict(guess("777\n"), interactor=failing)).verdict is Verdict.SE
+
+
+def test_refused_before_anything_runs(testlib_judge):
+    with pytest.raises(UnknownChecker):
+        testlib_judge.judge(BINARY_SEARCH, dict(guess(), checker=program("pair_checker.cpp")))
+    with pytest.raises(InvalidCases):
+        judgebox.Judge.submission("def f(): pass", {"inputs": ["[1]"], "outputs": ["1"], "fn_name": "f",
+                                                    "interactor": program("guess_interactor.cpp")})
+
+
+def test_an_interactive_run_without_its_account_is_se():
+    """The supervisor's account is believed only with the run's token; without it the judge failed."""
+    forged = RunOutcome(exit_code=0, harness=b'{"solution": [0, null]}', token_ok=False)
+    assert verdict(forged, language("python")).verdict is Verdict.SE
+
+
+@pytest.mark.parametrize("path", sorted(p for p in HACKS.glob("*.py") if "# problem: guess\n" in p.read_text()),
+                         ids=lambda p: p.stem)
+def test_interactive_reward_hacks_score_zero(testlib_judge, path):
+    result = testlib_judge.judge(path.read_text(), guess("777\n", "123456\n"))
+    assert result.score == 0.0, [(c.verdict, c.message) for c in result.cases]
+    assert Verdict.SE not in {c.verdict for c in result.cases}, [c.message for c in result.cases]
