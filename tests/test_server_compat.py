@@ -230,8 +230,9 @@ def test_stderr_flood_does_not_hang(server):
 
 
 def test_files_and_fetch_files_round_trip(server):
-    """Files go into the run's work folder (relative paths, sub-folders, absolute paths mapped inside it; ``null``
-    skipped); ``fetch_files`` brings files back base64 under the exact requested key; missing ones are omitted."""
+    """Files go into the run's work folder (relative paths, sub-folders; ``null`` skipped) or at their absolute
+    paths (tests/test_server_abs_paths.py); ``fetch_files`` brings files back base64 under the exact requested key;
+    missing ones are omitted."""
     data = bytes(range(256)) * 4
     code = ("import os\n"
             "print(open('input.txt').read())\n"
@@ -242,14 +243,15 @@ def test_files_and_fetch_files_round_trip(server):
     body, _ = _post_run(server, code,
                         files={"input.txt": base64.b64encode(b"hello file").decode(),
                                "nested/deeper/blob.bin": base64.b64encode(data).decode(),
-                               "/etc/mapped.conf": base64.b64encode(b"k=v").decode(), "skipped.txt": None},
-                        fetch_files=["out/result.txt", "nested/deeper/blob.bin", "/etc/mapped.conf", "missing.txt"])
+                               "/mnt/data/mapped.conf": base64.b64encode(b"k=v").decode(), "skipped.txt": None},
+                        fetch_files=["out/result.txt", "nested/deeper/blob.bin", "/mnt/data/mapped.conf",
+                                     "missing.txt"])
     assert body["status"] == "Success", body
     assert body["run_result"]["stdout"] == "hello file\nTrue\nFalse\n"
-    assert set(body["files"]) == {"out/result.txt", "nested/deeper/blob.bin", "/etc/mapped.conf"}
+    assert set(body["files"]) == {"out/result.txt", "nested/deeper/blob.bin", "/mnt/data/mapped.conf"}
     assert base64.b64decode(body["files"]["out/result.txt"]) == b"made by the program"
     assert base64.b64decode(body["files"]["nested/deeper/blob.bin"]) == data
-    assert base64.b64decode(body["files"]["/etc/mapped.conf"]) == b"k=v"
+    assert base64.b64decode(body["files"]["/mnt/data/mapped.conf"]) == b"k=v"
 
 
 @pytest.mark.parametrize("path", ["../escape.txt", "a/../../escape.txt", "..", "sub/..", "/tmp/../etc/passwd", ""])
