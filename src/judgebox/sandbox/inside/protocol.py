@@ -90,7 +90,7 @@ class RunReply:
     memory: int = 0
     exit_code: int | None = None
     signal: int | None = None
-    stopped: str | None = None  # "cpu" | "wall" | "output": why the zygote killed it
+    stopped: str | None = None  # "cpu" | "run" | "wall" | "output": why the zygote killed it
     oom: bool = False
     started: bool = False  # the run's judge code finished its setup (absent: the setup failed)
     notes: list[dict] = field(default_factory=list)  # RunNote.to_wire() records
