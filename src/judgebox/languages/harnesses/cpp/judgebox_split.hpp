@@ -1,4 +1,4 @@
-// judgebox: the two sides of a C/C++ assert case (see judgebox/languages/cpp_split.py).
+// judgebox: the two sides of a C/C++ assert case (see judgebox/languages/cpp_split/).
 // Values cross the channel (fd 7) as data, encoded by their static type, which both sides know: the
 // program's side (the program's object + a generated dispatcher) and the tests' side (the tests + generated
 // stubs) are built from the same signatures. Messages: a u32 length, then the payload. A request is the
