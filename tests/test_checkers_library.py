@@ -158,6 +158,8 @@ def test_a_checker_shows_its_options():
     (42, "a checker is a name"),
     ({"language": "python", "code": "print(1)", "protcol": "testlib"}, "unknown: 'protcol'"),
     ({"code": "print(1)"}, "missing: 'language'"),
+    ({"value": "tokens"}, "takes an output checker and a value checker"),
+    ({"output": "value"}, "takes an output checker and a value checker"),
 ])
 def test_a_bad_setting_is_a_clear_error(setting, message):
     with pytest.raises(UnknownChecker, match=message):

@@ -101,8 +101,16 @@ def _full_scores(profile: str) -> int:
 
 
 @pytest.mark.slow
-def test_codecontests_references_judgebox_tolerant_and_verl_strict():
-    tolerant, strict = _full_scores("judgebox"), _full_scores("verl")
-    print(f"\ncodecontests references at 1.0: judgebox {tolerant}/300, verl {strict}/300")
-    assert tolerant >= CODECONTESTS_TOLERANT
-    assert strict == CODECONTESTS_STRICT
+@pytest.mark.timeout(3600)  # 300 samples of up to 10 cases, some taking seconds of CPU each
+def test_codecontests_references_pass_under_the_judgebox_preset():
+    full = _full_scores("judgebox")
+    print(f"\ncodecontests references at 1.0 under the judgebox preset: {full}/300")
+    assert full >= CODECONTESTS_TOLERANT
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(3600)
+def test_codecontests_references_under_the_verl_preset_are_verls_strict_count():
+    full = _full_scores("verl")
+    print(f"\ncodecontests references at 1.0 under the verl preset: {full}/300")
+    assert full == CODECONTESTS_STRICT

@@ -12,7 +12,7 @@ import judgebox
 import judgebox.verl
 from judgebox import InvalidCases, Verdict
 from judgebox.calibration import Calibration, calibrate
-from judgebox.client import Client
+from judgebox.client import Client, ServerRejected
 from judgebox.verl import reference
 
 WHEEL_DIR = Path(__file__).resolve().parents[1] / ".cache" / "verl"
@@ -102,6 +102,11 @@ def test_judge_endpoint_takes_checker_settings(server):
                          checker={"name": "unordered", "by": "tokens"})
     assert reply.verdict == "AC"
     assert client.judge("print(123456700.0)", test_cases={"inputs": [""], "outputs": ["123456789"]}).verdict == "WA"
+    for checker, test_cases in (({"name": "float", "eps": 1}, {"inputs": [""], "outputs": ["1"]}),
+                                (None, {"inputs": [""], "outputs": ["1"], "checker": {"name": "float", "eps": 1}})):
+        with pytest.raises(ServerRejected) as rejected:
+            client.judge("print(1)", test_cases=test_cases, checker=checker)
+        assert rejected.value.status == 422 and "no option 'eps'" in str(rejected.value.detail)
 
 
 def test_time_limits_calibrated_on_the_reference(judge):

@@ -161,15 +161,23 @@ def parse(setting: Any, base: Checking = DEFAULT) -> Checking:
     if isinstance(setting, Checking):
         return setting
     if isinstance(setting, Mapping) and set(setting) <= {"output", "value"} and setting:
-        output, value = parse(setting.get("output"), base), parse(setting.get("value"), base)
-        return Checking(output.output, value.value)
-    checker = one(setting)
+        output, value = (parse_one(setting[part]) if setting.get(part) is not None else None
+                         for part in ("output", "value"))
+        if (output is not None and _kind(output) != "output") or (value is not None and _kind(value) != "value"):
+            raise UnknownChecker(f"{{\"output\": ..., \"value\": ...}} takes an output checker and a value checker; "
+                                 f"got {output!r} and {value!r}")
+        return Checking(output or base.output, value or base.value)  # type: ignore[arg-type]
+    checker = parse_one(setting)
     if isinstance(checker, Checker) and checker.kind == "value":
         return Checking(base.output, checker)
     return Checking(checker, base.value)
 
 
-def one(setting: Any) -> Checker | CheckerProgram:
+def _kind(checker: Checker | CheckerProgram) -> Kind:
+    return checker.kind if isinstance(checker, Checker) else "output"
+
+
+def parse_one(setting: Any) -> Checker | CheckerProgram:
     """One checker: a name, ``{"name": ..., options}``, ``{"language", "code", "protocol"}``, or a checker."""
     if isinstance(setting, (Checker, CheckerProgram)):
         return setting
