@@ -69,6 +69,7 @@ def tops_of(paths: list[str], workdir: str) -> list[str]:
 def serve(channel: socket.socket, child_pid: int, owner: str, size: int, inodes: int) -> int:
     """The outer process's loop until the slot's init ends: answer the judge's mount and unmount requests.
     Returns the init's wait status."""
+    os.chdir("/")  # not the judge's folder on the host: the sandbox's root once init has pivoted into it
     pidfd = os.pidfd_open(child_pid)
     poller = select.poll()
     poller.register(pidfd, select.POLLIN)
