@@ -136,6 +136,28 @@ def test_codeforces_python_checker_arguments(judge):
     assert judge.judge("print('the expected')", data).verdict is Verdict.WA
 
 
+def test_checker_programs_run_in_the_sandbox(judge):
+    """A checker is the dataset's code: it gets the solutions' isolation (no host files, no network, no
+    other process's files), so it can only judge what it is given."""
+    probe = f"""
+import os, socket, sys
+blocked = []
+try:
+    open({str(Path(__file__).resolve())!r}).read()
+except OSError:
+    blocked.append("host file")
+try:
+    socket.create_connection(("127.0.0.1", 22), timeout=1)
+except OSError:
+    blocked.append("network")
+blocked.append("tmp" if os.listdir("/tmp") == [] else "")  # nothing of the solution's run is left
+print(1 if blocked == ["host file", "network", "tmp"] else 0)
+"""
+    data = {"inputs": ["1\n"], "outputs": ["1\n"], "generated_checker": probe}
+    leaves_a_file = "open('/tmp/left.txt', 'w').write('1')\nprint(1)"
+    assert judge.judge(leaves_a_file, data).verdict is Verdict.AC
+
+
 def test_codeforces_python_checker_broken_on_the_answer_is_se(judge):
     result = judge.judge("print(3)", sum_problem(("1 2\n", "3\n"), ("1 2\n", "three\n")))
     assert [c.verdict for c in result.cases] == [Verdict.AC, Verdict.SE]
