@@ -117,6 +117,8 @@ def test_a_line_flood_is_refused_without_splitting_it():
     flood = b"1\n" + b"\n" * 5_000_000 + b"2"
     assert make("apps")(flood, "1\n2").verdict is WA
     assert make("apps")(b"1\n2" + b"\n" * 5_000_000, "1\n2").verdict is AC  # stripped, as APPS strips
+    assert make("apps")(b"1\r" + b"\r" * 5_000_000 + b"2", "1\n2").verdict is WA  # str.splitlines splits \r too
+    assert make("sandboxfusion")(b"1\n" * 5_000_000, "1").verdict is WA
 
 
 @pytest.mark.parametrize("actual, expected, options, equal", [

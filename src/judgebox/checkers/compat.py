@@ -13,7 +13,9 @@
 
 These rules compare lists of lines, so they are run only on output with no more lines than the answer
 has plus :data:`SPARE_LINES` (past that no rule could accept it, except the APPS cascade's first step,
-which is checked first on the stripped text): the judge never splits 64 MiB of newlines.
+which is checked first on the stripped text): the judge never splits 64 MiB of newlines. They work on
+decoded text, as the harnesses they reproduce do, so a case under them may hold about four times its
+output at once (the default checkers hold less: they read bytes in chunks).
 """
 
 from __future__ import annotations
@@ -32,15 +34,24 @@ def _text(data: bytes | str) -> str:
     return data.decode("utf-8", "replace") if isinstance(data, bytes) else data
 
 
-def _too_many_lines(output: str, expected: str) -> bool:
-    return output.count("\n") > expected.count("\n") + SPARE_LINES
+def _too_many_lines(output: bytes | str, expected: bytes | str) -> bool:
+    """Lines split on ``\n``, counted before anything is decoded or split."""
+    newline = b"\n" if isinstance(output, bytes) else "\n"
+    return output.count(newline) > _text(expected).count("\n") + SPARE_LINES
+
+
+_LINE_BREAKS = "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"  # where str.splitlines() splits
+
+
+def _too_many_breaks(output: str, expected: str) -> bool:
+    return sum(output.count(c) for c in _LINE_BREAKS) > sum(expected.count(c) for c in _LINE_BREAKS) + SPARE_LINES
 
 
 def apps(output: bytes | str, expected: bytes | str) -> CheckResult:
     got, want = _text(output), _text(expected)
     if got.strip() == want.strip():
         return AC
-    if _too_many_lines(got, want):
+    if _too_many_breaks(got, want):
         return _WA
     got_lines = got.splitlines()
     for shown in (got_lines, [line.strip() for line in got_lines]):
@@ -66,9 +77,9 @@ def _allclose_lines(got: list[str], want: list[str]) -> bool:
 
 
 def livecodebench(output: bytes | str, expected: bytes | str) -> CheckResult:
-    got, want = _text(output), _text(expected)
-    if _too_many_lines(got, want):
+    if _too_many_lines(output, expected):
         return _WA
+    got, want = _text(output), _text(expected)
     got_lines = [line.strip() for line in got.strip().split("\n")]
     want_lines = [line.strip() for line in want.strip().split("\n")]
     if len(got_lines) != len(want_lines):
@@ -90,9 +101,9 @@ def _decimals(line: str) -> list[Decimal] | None:
 
 
 def sandboxfusion(output: bytes | str, expected: bytes | str) -> CheckResult:
-    got, want = _text(output), _text(expected)
-    if _too_many_lines(got, want):
+    if _too_many_lines(output, expected):
         return _WA
+    got, want = _text(output), _text(expected)
     got_lines, want_lines = got.strip().split("\n"), want.strip().split("\n")
     if len(got_lines) == len(want_lines) + 1 and got_lines[-1] == "":
         got_lines.pop()
