@@ -1,0 +1,13 @@
+// why: overflow the stack in the call, so that the process dies of a signal in the middle of the tests
+// problem: by_length
+// verdict: RE WA
+fn deeper(n: u64) -> u64 {
+    let frame = [n; 64];
+    let top = unsafe { std::ptr::read_volatile(&frame[7]) };
+    top + deeper(n + 1)
+}
+
+fn by_length(arr: Vec<i32>) -> Vec<String> {
+    deeper(0);
+    vec![]
+}
