@@ -23,7 +23,7 @@ def delegated_group() -> str | None:
     """The host path of the v2 group slot groups are made in, or None without a cgroup2 mount we are in."""
     mount = next(((point, root) for point, root, fstype, _ in common.cgroup_mounts() if fstype == "cgroup2"), None)
     own = own_path()
-    if mount is None or own is None:
+    if mount is None or own is None or ".." in own.split("/"):  # "/.." : our group is outside our cgroup namespace
         return None
     point, root = mount
     if root != "/":  # a mount of a subtree: our path must lie inside it
