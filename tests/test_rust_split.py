@@ -75,8 +75,9 @@ PROBLEMS = {
             "        assert!(sum_product(vec![3, 5, 7]) == (3 + 5 + 7, 3 * 5 * 7));\n"
             "        assert_ne!(sum_product(vec![10]), (10, 0));\n")),
     "histogram": Problem(  # &str -> HashMap<char, i32>
-        HEAD + "fn histogram(test:&str) -> HashMap<char, i32>{\n    let mut counts: HashMap<char, i32> = HashMap::new();\n"
-        "    for word in test.split_whitespace() {\n        *counts.entry(word.chars().next().unwrap()).or_insert(0) += 1;\n"
+        HEAD + "fn histogram(test:&str) -> HashMap<char, i32>{\n"
+        "    let mut counts: HashMap<char, i32> = HashMap::new();\n    for word in test.split_whitespace() {\n"
+        "        *counts.entry(word.chars().next().unwrap()).or_insert(0) += 1;\n"
         "    }\n    let best = counts.values().copied().max().unwrap_or(0);\n"
         "    counts.into_iter().filter(|(_, c)| *c == best).collect()\n}\n",
         HEAD + "fn histogram(test:&str) -> HashMap<char, i32>{\n    HashMap::from([('a', 1)])\n}\n",
@@ -98,7 +99,8 @@ PROBLEMS = {
             " \"www\".to_string(), \"kkkk\".to_string(), \"abc\".to_string()]), Some(\"zzzz\".to_string()));\n")),
     "by_length": Problem(  # Vec<i32> -> Vec<String>
         HEAD + "fn by_length(arr:Vec<i32>) -> Vec<String>{\n"
-        "    let names = [\"\", \"One\", \"Two\", \"Three\", \"Four\", \"Five\", \"Six\", \"Seven\", \"Eight\", \"Nine\"];\n"
+        "    let names = [\"\", \"One\", \"Two\", \"Three\", \"Four\", \"Five\", \"Six\", \"Seven\", \"Eight\","
+        " \"Nine\"];\n"
         "    let mut kept: Vec<i32> = arr.into_iter().filter(|x| (1..=9).contains(x)).collect();\n"
         "    kept.sort_by(|a, b| b.cmp(a));\n    kept.iter().map(|x| names[*x as usize].to_string()).collect()\n}\n",
         HEAD + "fn by_length(arr:Vec<i32>) -> Vec<String>{\n    vec![\"One\".to_string()]\n}\n",
@@ -156,7 +158,8 @@ PROBLEMS = {
             "        assert!((mean(&[1.0, 2.0, 4.5]) - 2.5).abs() < 1e-12);\n",
             "        assert_eq!(reversed([1, 2, 3]), [3, 2, 1]);\n",
             "        let words = vec![\"a\".to_string(), \"b\".to_string(), \"a\".to_string()];\n"
-            "        let m = index(&words);\n        assert_eq!(m[\"a\"], vec![0, 2]);\n        assert_eq!(m.len(), 2);\n",
+            "        let m = index(&words);\n        assert_eq!(m[\"a\"], vec![0, 2]);\n"
+            "        assert_eq!(m.len(), 2);\n",
             "        assert_eq!(distinct(vec![3, 1, 3, 2]), HashSet::from([1, 2, 3]));\n",
             "        assert_eq!(rotate(VecDeque::from(vec![1, 2, 3])), VecDeque::from(vec![2, 3, 1]));\n",
             "        let mut v = vec![3, -1, 2];\n        assert_eq!(sort_in_place(&mut v), vec![-1, 2, 3]);\n",
