@@ -146,6 +146,18 @@ def test_delegated_group_follows_proc_self_cgroup_and_skips_the_leaf(v2_group):
     assert found == {v2_group: v2_group, leaf: v2_group}
 
 
+def test_a_group_outside_our_cgroup_namespace_is_not_ours(v2_group):
+    """A cgroup namespace rooted at one group, the process then moved to a sibling: /proc/self/cgroup says
+    /../sibling, and that is no group judgebox may make slot groups in."""
+    for name in ("a", "b"):
+        os.mkdir(os.path.join(v2_group, name))
+    script = "from judgebox.sandbox.cgroups import v2; print(v2.own_path(), v2.delegated_group())"
+    inner = f"echo $$ > {v2_group}/b/cgroup.procs && exec {sys.executable} -c '{script}'"
+    outer = f"echo $$ > {v2_group}/a/cgroup.procs && exec unshare --cgroup sh -c \"{inner}\""
+    child = subprocess.run(["sh", "-c", outer], capture_output=True, text=True, check=True)
+    assert child.stdout.split() == ["/../b", "None"]
+
+
 def test_enabling_a_controller_moves_the_groups_processes_into_a_leaf(v2_group):
     """The no-internal-processes rule, for real: with a process in the group the kernel refuses to pass a
     controller on (EBUSY); enable() moves the process to judgebox-judge and then succeeds. hugetlb is the
