@@ -203,17 +203,19 @@ class Zygote:
 
     def _run(self, request: dict, fds: list[int]) -> dict:
         limits = request["limits"]
-        self.accounting.prepare(limits)
-        cpu0 = self.accounting.cpu_ns()
-        self_cpu0 = _self_cpu()
-        started = time.monotonic()
-        named = dict(zip(request["fd_names"], fds))
         tops = tuple(request.get("tops", ()))
         if tops:  # the waiting spare's domain cannot write the run's own folders: a spare made for it can
             spare, channel = self.spare
             channel.close()
             self._kill_leftovers(spare)
             self._fork_spare(tops)
+            # until it says it is ready (or has failed or gone): its making is not the run's time
+            select.select([self.spare[1]], [], [])
+        self.accounting.prepare(limits)
+        cpu0 = self.accounting.cpu_ns()
+        self_cpu0 = _self_cpu()
+        started = time.monotonic()
+        named = dict(zip(request["fd_names"], fds))
         pid, control = self._hand_over(request, fds, tops)
         try:
             pidfd = os.pidfd_open(pid)
