@@ -44,12 +44,14 @@ def run(request: dict, control: socket.socket, nest: bool, whole_namespace: bool
     to_solution = os.pipe()  # (read, write): the interactor writes, the solution reads
     from_solution = os.pipe()
     protocol.send(control, protocol.STARTED)
-    solution = os.fork()
-    if solution == 0:
-        _exec_solution(request, to_solution, from_solution, nest)
+    # The interactor first: once the solution runs, it could fill the run's process limit, and a failed
+    # fork of the interactor would then read as the judge's failure (SE) of the solution's making.
     interactor = os.fork()
     if interactor == 0:
         _exec_interactor(request, to_solution, from_solution)
+    solution = os.fork()
+    if solution == 0:
+        _exec_solution(request, to_solution, from_solution, nest)
     os.close(to_solution[0])
     os.close(from_solution[0])
     # Its children are exec'd and dumpable again; the supervisor, in the interactor's domain and of its
