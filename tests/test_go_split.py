@@ -289,3 +289,10 @@ def test_types_are_read_as_an_attackers_text():
         go_split.program_functions({"functions": [{"name": "F()", "params": [], "results": []}], "refused": {}})
     with pytest.raises(go_split.Unsupported):
         go_split.program_functions({"functions": [], "refused": {}, "extra": 1})
+
+
+def test_a_program_function_named_like_a_tests_import_stays_the_programs(judge):
+    code = "func assert(x bool) bool {\n    return x\n}\n\nfunc F(x int) int {\n    return x * 2\n}\n"
+    tests = "func TestF(t *testing.T) {\n    assert := assert.New(t)\n    assert.Equal(4, F(2))\n}\n"
+    assert judge_go(judge, code, tests).verdict is Verdict.AC  # no stub named assert: testify's stays
+    assert judge_go(judge, code, tests.replace("4, F(2)", "5, F(2)")).verdict is Verdict.WA

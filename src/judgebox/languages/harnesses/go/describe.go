@@ -5,7 +5,7 @@
 //	    parameter and result types in the closed set of data types, or why a function is not callable.
 //	describe tests IN OUT: the source is the tests as the tests' process compiles them (package main,
 //	    the usual imports they use and do not import added, those they do not use dropped); the listing
-//	    is their Test functions and the names they declare.
+//	    is their Test functions and the names they declare or import.
 //
 // OUT is the JSON {"source": ..., "listing": ...}; a source that does not parse exits 1 with the error.
 //
@@ -231,6 +231,15 @@ func describeTests(file *ast.File) testsListing {
 		}
 	}
 	addUsualImports(file)
+	for _, decl := range file.Decls { // a stub named like an import of the tests' file would clash with it
+		if gen, ok := decl.(*ast.GenDecl); ok && gen.Tok == token.IMPORT {
+			for _, spec := range gen.Specs {
+				if name := importName(spec.(*ast.ImportSpec)); token.IsIdentifier(name) && name != "_" {
+					listing.Declared = append(listing.Declared, name)
+				}
+			}
+		}
+	}
 	return listing
 }
 
