@@ -11,13 +11,15 @@ cd "$(dirname "$0")/.."
 # whose toolchain is missing is reported unavailable, never faked.
 # The libraries submissions import: the Python packages LeetCode-style and SandboxFusion-style datasets
 # use, and what SandboxFusion's images ship for its other languages' tests (org.javatuples for Java,
-# lodash for JavaScript/TypeScript, luaunit for Lua, Test::Deep and Data::Compare for Perl). All install
+# lodash for JavaScript/TypeScript, luaunit for Lua, Test::Deep and Data::Compare for Perl; testify for Go's
+# assert cases, the HumanEval-X form). All install
 # under /usr, which the sandbox reads; `judgebox languages` shows each one's version as the sandbox sees it.
 SYSTEM_PACKAGES=(libseccomp2 python3 util-linux
                  g++ gcc openjdk-17-jdk-headless nodejs golang-go rustc php-cli ruby lua5.4 perl pypy3
                  node-typescript mono-mcs mono-runtime r-base-core
                  python3-numpy python3-scipy python3-pandas python3-sympy python3-networkx python3-sortedcontainers
-                 libjavatuples-java node-lodash lua-unit libtest-deep-perl libdata-compare-perl)
+                 libjavatuples-java node-lodash lua-unit libtest-deep-perl libdata-compare-perl
+                 golang-github-stretchr-testify-dev)
 missing=()
 for pkg in "${SYSTEM_PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
