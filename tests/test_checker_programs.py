@@ -13,9 +13,10 @@ import pytest
 import judgebox
 from conftest import load_dataset
 from judgebox import Verdict
-from judgebox.checkers.programs import blame, verdict_of_testlib
+from judgebox.checkers.programs import blame, read_checker_run, verdict_of_testlib
 from judgebox.checkers.result import CheckResult
 from judgebox.sandbox.config import SandboxConfig
+from judgebox.sandbox.outcome import RunOutcome
 from special_judges import find_testlib, program
 
 HACKS = Path(__file__).with_name("reward_hacks_checkers")
@@ -53,10 +54,17 @@ def test_testlib_points():
     assert verdict_of_testlib(7, None, b"points 1").verdict is Verdict.AC
 
 
+@pytest.mark.parametrize("protocol", ["testlib", "codeforces-python"])
+def test_the_judges_failure_in_a_checker_run_is_se(protocol):
+    said = read_checker_run(protocol, RunOutcome(system_error="the worker process died"))
+    assert said.verdict is Verdict.SE and "died" in said.message
+
+
 def test_blame_falls_on_the_output_only_if_the_checker_judges_the_answer():
     assert blame("FAIL x", CheckResult(Verdict.AC)).verdict is Verdict.WA
     assert blame("FAIL x", CheckResult(Verdict.WA)).verdict is Verdict.WA
     assert blame("FAIL x", "FAIL y").verdict is Verdict.SE
+    assert blame("FAIL x", CheckResult(Verdict.SE, "the slot died")).verdict is Verdict.SE
 
 
 # -- a testlib checker in the sandbox ------------------------------------------------------------------

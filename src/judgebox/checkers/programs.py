@@ -161,13 +161,14 @@ class ProgramRunner:
         answer = (case.expected_output or "").encode("utf-8", "surrogateescape")
 
         def judged(run: Future[RunOutcome]) -> None:
-            said = _read(prepared.protocol, run.result())
+            said = read_checker_run(prepared.protocol, run.result())
             if isinstance(said, CheckResult):
                 verdict.set_result(said)
                 return
-            rerun = self._run(prepared, case.stdin, answer, answer, group)
-            rerun.add_done_callback(_settling(verdict, lambda again: blame(said, _read(prepared.protocol,
-                                                                                        again.result()))))
+            def blamed(again: Future[RunOutcome]) -> CheckResult:
+                return blame(said, read_checker_run(prepared.protocol, again.result()))
+
+            self._run(prepared, case.stdin, answer, answer, group).add_done_callback(_settling(verdict, blamed))
 
         self._run(prepared, case.stdin, output, answer, group).add_done_callback(_settling(verdict, judged))
         return verdict
@@ -179,16 +180,20 @@ class ProgramRunner:
 
 
 def blame(failure: str, on_answer: CheckResult | str) -> CheckResult:
-    """Whose fault a checker's failure is: the output's if the checker judges the expected answer."""
+    """Whose fault a checker's failure is: the output's if the checker judges the expected answer (a
+    failure of the judge on that run says nothing, and is SE)."""
+    if isinstance(on_answer, CheckResult) and on_answer.verdict is Verdict.SE:
+        return on_answer
     if isinstance(on_answer, CheckResult):
         return CheckResult(Verdict.WA, f"the checker failed on this output ({failure}), not on the expected answer")
     return CheckResult(Verdict.SE, f"the checker is broken: {failure}; on the expected answer: {on_answer}")
 
 
-def _read(protocol: str, outcome: RunOutcome) -> CheckResult | str:
-    """A checker run's verdict, or why it gave none."""
+def read_checker_run(protocol: str, outcome: RunOutcome) -> CheckResult | str:
+    """A checker run's verdict, or why it gave none. The judge's own failure is SE at once: it says
+    nothing of the checker, nor of the output."""
     if outcome.system_error is not None:
-        return outcome.system_error
+        return CheckResult(Verdict.SE, f"the checker's run failed: {outcome.system_error}")
     if outcome.output_limit_exceeded or outcome.out_of_memory or outcome.stopped is not None:
         which = "output" if outcome.output_limit_exceeded else "memory" if outcome.out_of_memory else "time"
         return f"it exceeded its {which} limit"
