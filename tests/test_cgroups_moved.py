@@ -100,7 +100,9 @@ def moved_to_v2(controller: str):
             pytest.skip(f"{controller}'s v1 hierarchy is in use ({groups} groups; mounted by pids {others[:5]}): "
                         "another judge lives on this machine")
         point, source, options = mount
-        subprocess.run(["umount", point], check=True)
+        unmounted = subprocess.run(["umount", point], capture_output=True, text=True, check=False)
+        if unmounted.returncode != 0:  # a judge started meanwhile and holds its files open: nothing changed
+            pytest.skip(f"{controller}'s v1 mount is in use: {unmounted.stderr.strip()}")
         try:
             if not _until(lambda: controller in v2.controllers(root), 5):
                 pytest.skip(f"{controller} did not move to cgroup v2 (a group or mount appeared meanwhile)")
