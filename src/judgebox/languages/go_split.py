@@ -263,8 +263,9 @@ def _build_warm(toolchain_cache: str) -> str | None:
 
 def _go_build(toolbox: Toolbox, folder: str, files: dict[str, str], name: str, failure: str) -> Build:
     warm = warm_cache(toolbox.toolchain_cache)
-    # a linked copy: the build adds its own entries; the cached ones are read-only and stay so
-    start = f"cp -rs {warm} /tmp/.gocache && " if warm else ""
+    # a linked copy: the build adds its own entries; the cached ones are read-only and stay so (a cache
+    # the sandbox cannot read only makes the build slower)
+    start = f"{{ cp -rs {warm} /tmp/.gocache 2>/dev/null || rm -rf /tmp/.gocache; }}; " if warm else ""
     script = f"{start}cd /tmp/{folder} && {GO} build -o /tmp/built ."
     job = Command(("/bin/sh", "-c", script), {**RUN_ENV, **BUILD_ENV})
     return sandboxed_step(toolbox, job, {**_wire(), **{f"{folder}/{k}": v for k, v in files.items()}}, "built", name,
