@@ -29,8 +29,10 @@ class RunClock:
         self.own = os.getpid()
         self.elapsed = 0.0  # the run's time so far, waiting excluded
         self.last = started
-        # The run's process waited before the run began too (it was forked in advance): not the run's.
-        self.delays = self._read()
+        # The run's process waited before the run began too (it was forked in advance): not the run's. It is
+        # one task then (its pid is its tid), so one file is read: the clock costs a short run no more.
+        delay = _delay(f"/proc/{pid}/schedstat")
+        self.delays = {pid: delay} if delay is not None else {}
 
     def advance(self, now: float) -> float:
         """The run's time up to ``now``."""
@@ -60,12 +62,19 @@ class RunClock:
             except OSError:  # it ended, or hid itself
                 continue
             for tid in tids:
-                try:
-                    fd = os.open(f"/proc/{pid}/task/{tid}/schedstat", os.O_RDONLY | os.O_CLOEXEC)
-                    try:
-                        delays[int(tid)] = int(os.read(fd, 128).split()[1])
-                    finally:
-                        os.close(fd)
-                except (OSError, IndexError, ValueError):
-                    continue
+                delay = _delay(f"/proc/{pid}/task/{tid}/schedstat")
+                if delay is not None:
+                    delays[int(tid)] = delay
         return delays
+
+
+def _delay(path: str) -> int | None:
+    """A task's time waiting on a run queue so far (ns), or None if it cannot be read (it ended, or hid)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+        try:
+            return int(os.read(fd, 128).split()[1])
+        finally:
+            os.close(fd)
+    except (OSError, IndexError, ValueError):
+        return None
