@@ -16,8 +16,6 @@ from judgebox.sandbox.config import SandboxConfig
 from judgebox.sandbox.outcome import RunOutcome
 from special_judges import find_testlib, program
 
-pytestmark = pytest.mark.slow  # the interactor compiles testlib.h (about 15 s) once per module
-
 HACKS = Path(__file__).with_name("reward_hacks_checkers")
 BINARY_SEARCH = """
 lo, hi = 1, 10**6
@@ -42,9 +40,18 @@ def testlib_judge():
         yield judge
 
 
-def guess(*secrets: str, time_limit: float = 1) -> dict:
+def guess(*secrets: str, time_limit: float = 1, interactor: str = "guess_interactor.cpp") -> dict:
     return {"inputs": list(secrets or SECRETS), "outputs": [""] * len(secrets or SECRETS),
-            "interactor": program("guess_interactor.cpp"), "time_limit": time_limit}
+            "interactor": program(interactor), "time_limit": time_limit}
+
+
+@pytest.mark.parametrize(("code", "expected"), [
+    (BINARY_SEARCH, Verdict.AC), ("print('! 5', flush=True)", Verdict.WA), ("input()", Verdict.TLE),
+    ("print('what 3', flush=True)", Verdict.PE)])
+def test_an_interactor_in_python(judge, code, expected):
+    """The mechanism without testlib.h (the fast tier): a Python interactor speaking testlib's exit codes."""
+    result = judge.judge(code, guess(interactor="guess_interactor.py"))
+    assert [c.verdict for c in result.cases] == [expected] * len(SECRETS), [c.message for c in result.cases]
 
 
 @pytest.mark.parametrize(("code", "expected", "why"), [
@@ -58,12 +65,14 @@ def guess(*secrets: str, time_limit: float = 1) -> dict:
     ("print('? 5', flush=True)\ninput()\nraise SystemExit(4)", Verdict.RE, "exit code 4"),  # ends first
     ("import os\nprint('? 5', flush=True)\ninput()\nos.kill(os.getpid(), 11)", Verdict.RE, "signal 11"),
 ])
+@pytest.mark.slow  # the testlib interactor compiles testlib.h (about 15 s) once per module
 def test_guess_the_number(testlib_judge, code, expected, why):
     result = testlib_judge.judge(code, guess())
     assert [c.verdict for c in result.cases] == [expected] * len(SECRETS), [c.message for c in result.cases]
     assert why in result.cases[0].message
 
 
+@pytest.mark.slow  # the testlib interactor compiles testlib.h (about 15 s) once per module
 def test_one_time_limit_covers_both_sides(testlib_judge):
     """The solution's CPU and the interactor's add up against the one limit (the cgroup's account)."""
     half = "import time\nend = time.process_time() + 0.6\nwhile time.process_time() < end: pass\n" + BINARY_SEARCH
@@ -71,6 +80,7 @@ def test_one_time_limit_covers_both_sides(testlib_judge):
     assert testlib_judge.judge(half, guess("777\n", time_limit=0.4)).verdict is Verdict.TLE
 
 
+@pytest.mark.slow  # the testlib interactor compiles testlib.h (about 15 s) once per module
 def test_a_solution_that_runs_on_after_the_interactor_ended(testlib_judge):
     """Once the interactor has decided, the solution has a moment to end; the verdict stays the
     interactor's if it rejected, and a solution that will not end after an accept is TLE."""
@@ -81,12 +91,14 @@ def test_a_solution_that_runs_on_after_the_interactor_ended(testlib_judge):
     assert result.verdict is Verdict.TLE and "did not end" in result.cases[0].message
 
 
+@pytest.mark.slow  # the testlib interactor compiles testlib.h (about 15 s) once per module
 def test_memory_is_the_solutions_limit(testlib_judge):
     hog = "x = bytearray(400 << 20)\nfor i in range(0, len(x), 4096): x[i] = 1\nprint('! 1', flush=True)"
     data = dict(guess("777\n"), memory_limit=128)
     assert testlib_judge.judge(hog, data).verdict is Verdict.MLE
 
 
+@pytest.mark.slow  # the testlib interactor compiles testlib.h (about 15 s) once per module
 def test_a_compiled_solution(testlib_judge):
     cpp = r"""
 #include <cstdio>
@@ -99,6 +111,7 @@ int main() { int lo = 1, hi = 1000000; char a[4];
     assert testlib_judge.judge(cpp, guess(), "cpp").verdict is Verdict.AC
 
 
+@pytest.mark.slow  # the testlib interactor compiles testlib.h (about 15 s) once per module
 def test_a_broken_interactor_is_se(testlib_judge):
     crashing = {"language": "cpp", "code": "#include <cstdlib>\nint main() { abort(); }"}
     result = testlib_judge.judge(BINARY_SEARCH, dict(guess("777\n"), interactor=crashing))
@@ -108,9 +121,9 @@ def test_a_broken_interactor_is_se(testlib_judge):
     assert testlib_judge.judge(BINARY_SEARCH, dict(guess("777\n"), interactor=failing)).verdict is Verdict.SE
 
 
-def test_refused_before_anything_runs(testlib_judge):
+def test_refused_before_anything_runs(judge):
     with pytest.raises(UnknownChecker):
-        testlib_judge.judge(BINARY_SEARCH, dict(guess(), checker=program("pair_checker.cpp")))
+        judge.judge(BINARY_SEARCH, dict(guess(), checker=program("pair_checker.cpp")))
     with pytest.raises(InvalidCases):
         judgebox.Judge.submission("def f(): pass", {"inputs": ["[1]"], "outputs": ["1"], "fn_name": "f",
                                                     "interactor": program("guess_interactor.cpp")})
@@ -122,6 +135,7 @@ def test_an_interactive_run_without_its_account_is_se():
     assert verdict(forged, language("python")).verdict is Verdict.SE
 
 
+@pytest.mark.slow  # the testlib interactor compiles testlib.h (about 15 s) once per module
 @pytest.mark.parametrize("path", sorted(p for p in HACKS.glob("*.py") if "# problem: guess\n" in p.read_text()),
                          ids=lambda p: p.stem)
 def test_interactive_reward_hacks_score_zero(testlib_judge, path):
