@@ -18,10 +18,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
-	"os"
 	"reflect"
-	"sync"
-	"syscall"
 )
 
 const (
@@ -134,10 +131,10 @@ func (w *writer) value(v reflect.Value) error {
 	if err := w.descriptor(v.Type(), 0); err != nil {
 		return err
 	}
-	return w.data_(v)
+	return w.contents(v)
 }
 
-func (w *writer) data_(v reflect.Value) error {
+func (w *writer) contents(v reflect.Value) error {
 	switch v.Kind() {
 	case reflect.Bool:
 		if v.Bool() {
@@ -165,10 +162,10 @@ func (w *writer) data_(v reflect.Value) error {
 		}
 		iter := v.MapRange()
 		for iter.Next() {
-			if err := w.data_(iter.Key()); err != nil {
+			if err := w.contents(iter.Key()); err != nil {
 				return err
 			}
-			if err := w.data_(iter.Value()); err != nil {
+			if err := w.contents(iter.Value()); err != nil {
 				return err
 			}
 		}
@@ -184,7 +181,7 @@ func (w *writer) data_(v reflect.Value) error {
 
 func (w *writer) elements(v reflect.Value) error {
 	for i := 0; i < v.Len(); i++ {
-		if err := w.data_(v.Index(i)); err != nil {
+		if err := w.contents(v.Index(i)); err != nil {
 			return err
 		}
 	}
@@ -279,11 +276,11 @@ func (r *reader) value(want reflect.Type) reflect.Value {
 	} else if got != want {
 		panic(malformed(fmt.Sprintf("a %s where a %s was due", got, want)))
 	}
-	out.Set(r.data_(got))
+	out.Set(r.contents(got))
 	return out
 }
 
-func (r *reader) data_(t reflect.Type) reflect.Value {
+func (r *reader) contents(t reflect.Type) reflect.Value {
 	v := reflect.New(t).Elem()
 	switch t.Kind() {
 	case reflect.Bool:
@@ -315,11 +312,11 @@ func (r *reader) data_(t reflect.Type) reflect.Value {
 		n := r.count()
 		v.Set(reflect.MakeSlice(t, n, n))
 		for i := 0; i < n; i++ {
-			v.Index(i).Set(r.data_(t.Elem()))
+			v.Index(i).Set(r.contents(t.Elem()))
 		}
 	case reflect.Array:
 		for i := 0; i < t.Len(); i++ {
-			v.Index(i).Set(r.data_(t.Elem()))
+			v.Index(i).Set(r.contents(t.Elem()))
 		}
 	case reflect.Map:
 		if !r.flag() {
@@ -328,11 +325,11 @@ func (r *reader) data_(t reflect.Type) reflect.Value {
 		n := r.count()
 		v.Set(reflect.MakeMapWithSize(t, n))
 		for i := 0; i < n; i++ {
-			key := r.data_(t.Key())
+			key := r.contents(t.Key())
 			if v.MapIndex(key).IsValid() {
 				panic(malformed("a map with a key twice"))
 			}
-			v.SetMapIndex(key, r.data_(t.Elem()))
+			v.SetMapIndex(key, r.contents(t.Elem()))
 		}
 	case reflect.Interface:
 		return r.value(t)
@@ -354,179 +351,4 @@ func (r *reader) finish() {
 	if len(r.data) != 0 {
 		panic(malformed("bytes left over after the values"))
 	}
-}
-
-// -- the channel --------------------------------------------------------------------------------------
-
-var channel = os.NewFile(channelFd, "judgebox-channel")
-
-func send(payload []byte) error {
-	message := binary.LittleEndian.AppendUint32(nil, uint32(len(payload)))
-	_, err := channel.Write(append(message, payload...))
-	return err
-}
-
-func receive() ([]byte, error) {
-	var head [4]byte
-	if _, err := readFull(head[:]); err != nil {
-		return nil, err
-	}
-	n := binary.LittleEndian.Uint32(head[:])
-	if n > maxMessage {
-		return nil, fmt.Errorf("a message larger than the channel allows")
-	}
-	payload := make([]byte, n)
-	_, err := readFull(payload)
-	return payload, err
-}
-
-func readFull(b []byte) (int, error) {
-	got := 0
-	for got < len(b) {
-		n, err := channel.Read(b[got:])
-		got += n
-		if err != nil {
-			return got, err
-		}
-	}
-	return got, nil
-}
-
-// -- the program's side -------------------------------------------------------------------------------
-
-// Serve answers the tests' calls of functions (the generated table, in the tests' stubs' order) until
-// the tests' process closes the channel.
-func Serve(functions []interface{}) {
-	for {
-		request, err := receive()
-		if err != nil {
-			os.Exit(0)
-		}
-		reply, err := serveOne(functions, request)
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "judgebox:", err)
-			os.Exit(1)
-		}
-		if send(reply) != nil {
-			os.Exit(1)
-		}
-	}
-}
-
-func serveOne(functions []interface{}, request []byte) (reply []byte, err error) {
-	defer func() {
-		if bad, ok := recover().(malformed); ok {
-			err = fmt.Errorf("%s", string(bad))
-		}
-	}()
-	r := &reader{data: request}
-	index := r.u32()
-	if int(index) >= len(functions) {
-		return nil, fmt.Errorf("no function %d", index)
-	}
-	fn := reflect.ValueOf(functions[index])
-	args := make([]reflect.Value, fn.Type().NumIn())
-	for i := range args {
-		args[i] = r.value(fn.Type().In(i))
-	}
-	r.finish()
-	results, why := call(fn, args)
-	w := &writer{}
-	if why != "" {
-		w.u8(1)
-		w.bytes([]byte(why))
-		return w.data, nil
-	}
-	w.u8(0)
-	for _, result := range results {
-		holder := reflect.New(result.Type()).Elem() // keep the static type (an interface{} result)
-		holder.Set(result)
-		if err := w.value(holder); err != nil {
-			w = &writer{}
-			w.u8(1)
-			w.bytes([]byte("the function returned " + err.Error() + ", which cannot cross to the tests"))
-			return w.data, nil
-		}
-	}
-	return w.data, nil
-}
-
-func call(fn reflect.Value, args []reflect.Value) (results []reflect.Value, why string) {
-	defer func() {
-		if p := recover(); p != nil {
-			why = fmt.Sprintf("panic: %v", p)
-		}
-	}()
-	return fn.Call(args), ""
-}
-
-// -- the tests' side ----------------------------------------------------------------------------------
-
-var calls sync.Mutex // the tests may call from several goroutines (t.Parallel)
-
-// Call calls function index of the program's process with the values args point to, and stores its
-// results where results point. Anything amiss ends the tests' process: no pass.
-func Call(index int, args []interface{}, results ...interface{}) {
-	calls.Lock()
-	defer calls.Unlock()
-	w := &writer{}
-	w.u32(uint32(index))
-	for _, arg := range args {
-		if err := w.value(reflect.ValueOf(arg).Elem()); err != nil {
-			fail("the tests passed " + err.Error() + ", which cannot cross to the program")
-		}
-	}
-	if send(w.data) != nil {
-		fail("the program's process ended during a call")
-	}
-	reply, err := receive()
-	if err != nil {
-		fail("the program's process ended during a call")
-	}
-	defer func() {
-		if bad, ok := recover().(malformed); ok {
-			fail("a malformed reply: " + string(bad))
-		}
-	}()
-	r := &reader{data: reply}
-	if r.flag() {
-		fail("the program's function failed: " + string(r.take(r.u64())))
-	}
-	for _, result := range results {
-		target := reflect.ValueOf(result).Elem()
-		target.Set(r.value(target.Type()))
-	}
-	r.finish()
-}
-
-func fail(why string) {
-	fmt.Fprintln(os.Stderr, "judgebox:", why)
-	os.Exit(1)
-}
-
-// Protect makes the tests' process undumpable: nothing of the sandbox's uid may read its memory or
-// descriptors (the program's process is also kept out by its nested Landlock domain).
-func Protect() {
-	if _, _, errno := syscall.RawSyscall(syscall.SYS_PRCTL, syscall.PR_SET_DUMPABLE, 0, 0); errno != 0 {
-		fail("could not make the tests' process undumpable")
-	}
-}
-
-// Finish reports the tests' outcome (the testing package's exit code) and ends the process: the pass
-// (the payload and the run's token) only when every test ran and passed.
-func Finish(code int, tests int) {
-	report := os.NewFile(reportFd, "judgebox-report")
-	if code != 0 || tests == 0 {
-		report.Write([]byte("assertion-failed\n"))
-		os.Exit(1)
-	}
-	token := make([]byte, 64)
-	n, err := syscall.Pread(tokenFd, token, 0)
-	if err != nil || n != 32 {
-		os.Exit(70)
-	}
-	if _, err := report.Write(append([]byte("asserts\n"), token[:n]...)); err != nil {
-		os.Exit(70)
-	}
-	os.Exit(0)
 }
