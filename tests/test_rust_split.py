@@ -304,3 +304,18 @@ def test_a_lying_path_is_refused():
         assert not functions and "f" in refused, lie
     with pytest.raises(signatures.Unsupported):
         signatures.top_level("fn f() { \"unterminated }")
+
+
+@pytest.mark.parametrize("name, asserts", [
+    ("redefine_assert_macros", "    assert!(sum_product(vec![1, 1, 1]) == (3, 1));\n"
+                               "    assert_eq!(sum_product(vec![3, 5, 7]), (15, 105));\n"),
+    ("shadow_some", "    assert_eq!(longest(vec![\"x\".to_string()]), Some(\"x\".to_string()));\n"),
+])
+def test_the_battery_has_teeth(judge, name, asserts):
+    """In one crate (the hack, then the asserts in a main, run as an ordinary program in the sandbox) these
+    hacks' asserts all hold; split, the same asserts fail."""
+    hack = next(h for h in HACK_LIST if h.name == name)
+    one_crate = judge.judge(hack.code + "\nfn main() {\n" + asserts + "}\n", [Case.stdio("", "")], language="rust")
+    assert one_crate.verdict is Verdict.AC, one_crate.cases[0].message
+    split = judge_rust(judge, hack.code, "fn main() {\n" + asserts + "}\n")
+    assert split.verdict is Verdict.WA, split.cases[0].message
