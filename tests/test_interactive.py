@@ -121,6 +121,17 @@ def test_a_broken_interactor_is_se(testlib_judge):
     assert testlib_judge.judge(BINARY_SEARCH, dict(guess("777\n"), interactor=failing)).verdict is Verdict.SE
 
 
+def test_a_solution_that_crashes_first_is_re_whatever_the_interactor_does(judge):
+    """A buggy interactor that aborts at end of file: the solution's crash before it is RE, never an SE
+    of the solution's making; the same abort after a clean exit is the dataset's bug (SE)."""
+    aborts = {"language": "python",
+              "code": "import os\ntry:\n    input()\nexcept EOFError:\n    os.abort()\n"}
+    data = {"inputs": ["1\n"], "outputs": [""], "interactor": aborts}
+    assert judge.judge("raise SystemExit(3)", data).verdict is Verdict.RE
+    assert judge.judge("print('hello', flush=True)", data).verdict is Verdict.AC
+    assert judge.judge("pass", data).verdict is Verdict.SE
+
+
 def test_refused_before_anything_runs(judge):
     with pytest.raises(UnknownChecker):
         judge.judge(BINARY_SEARCH, dict(guess(), checker=program("pair_checker.cpp")))

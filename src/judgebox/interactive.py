@@ -7,10 +7,11 @@ cover both; memory is the run's. The verdict, in this order:
 
 1. the judge's and the build's failures (SE, CE), the run's limits (OLE, MLE, TLE), idleness (TLE: no
    process ran for a while, as when both sides wait to read);
-2. an interactor that failed (testlib's FAIL) or crashed: SE, the dataset's fault. The solution cannot
-   provoke it through the pipes (the interactor ignores SIGPIPE; testlib answers junk with WA or PE);
-3. a solution that crashed or exited non-zero before the interactor ended: RE (whatever the interactor
-   then made of the closed pipe);
+2. a solution that crashed or exited non-zero before the interactor ended: RE (whatever the interactor
+   then made of the closed pipe, even a crash of its own);
+3. an interactor that failed (testlib's FAIL) or crashed: SE, the dataset's fault. Through the pipes a
+   solution cannot provoke that in a sound interactor (it ignores SIGPIPE; testlib answers junk and end
+   of file with WA or PE); an interactor that FAILs on what the solution sent is the dataset's bug;
 4. the interactor's WA or PE (what the solution did after it, even dying of a broken pipe, changes nothing);
 5. a solution still running once the interactor ended: TLE; one that failed after it: RE;
 6. the interactor's OK (AC) or points.
@@ -77,15 +78,15 @@ def verdict(outcome: RunOutcome, spec: LanguageSpec) -> CheckResult:
         return CheckResult(Verdict.SE, account)
     if account["idle"]:
         return CheckResult(Verdict.TLE, "idleness limit exceeded: neither the solution nor the interactor ran")
-    exit_code, signal = account["interactor"]
-    said = verdict_of_testlib(exit_code, signal, outcome.stdout)
-    if isinstance(said, str):
-        return CheckResult(Verdict.SE, f"the interactor failed: {said}")
     exit_code, signal = account["solution"]
     crashed = None if exit_code == 0 and signal is None else \
         CheckResult(Verdict.RE, exit_description(RunOutcome(exit_code=exit_code, signal=signal)))
     if crashed is not None and account["solution_first"]:
-        return crashed
+        return crashed  # whatever the interactor then made of it, a crash of its own included
+    exit_code, signal = account["interactor"]
+    said = verdict_of_testlib(exit_code, signal, outcome.stdout)
+    if isinstance(said, str):
+        return CheckResult(Verdict.SE, f"the interactor failed: {said}")
     if said.verdict in (Verdict.WA, Verdict.PE) and said.points is None:
         return said
     if account["cut"]:
