@@ -12,7 +12,8 @@ run, so the run is every numeric entry of its own /proc but itself (it mounted t
 ``hidepid=invisible``). Without a pid namespace (trusted mode) only the run's own process is counted. The
 program can only lose by what it does to these files: a task it hides (made non-dumpable, it disappears
 from the zygote's /proc view), or one that ends between two readings, takes its waiting with it, so less is
-forgiven; a value that cannot be read counts as no waiting. Several tasks waiting at once are forgiven
+forgiven; one that hid and reappears is forgiven only what it waited since it was last seen; a value that
+cannot be read counts as no waiting. Several tasks waiting at once are forgiven
 their sum up to the interval's length: a program that keeps many threads queued to stop its clock still
 meets its CPU limit and the wall-clock backstop.
 """
@@ -20,6 +21,10 @@ meets its CPU limit and the wall-clock backstop.
 from __future__ import annotations
 
 import os
+
+# Tasks remembered per run (a run that forks this many distinct tasks to make the clock forget a hidden one
+# pays for the forks in CPU time, and is forgiven that one task's waiting once more)
+REMEMBERED = 65536
 
 
 class RunClock:
@@ -43,7 +48,13 @@ class RunClock:
             waited += delay - before if delay >= before else delay  # a smaller value: a new task with an old tid
         interval = max(0.0, now - self.last)
         self.elapsed += interval - min(interval, waited / 1e9)
-        self.delays, self.last = delays, now
+        # A task missing from this reading (it hid, or ended) is remembered: one that reappears is forgiven only
+        # what it waited since it was last seen, never its whole waiting again.
+        self.delays.update(delays)
+        if len(self.delays) > REMEMBERED:  # bounded: the oldest of those not seen now are forgotten
+            for tid in [tid for tid in self.delays if tid not in delays][: len(self.delays) - REMEMBERED]:
+                del self.delays[tid]
+        self.last = now
         return self.elapsed
 
     def _pids(self) -> list[str]:
