@@ -16,8 +16,11 @@ from judgebox.presets import ALL_OR_NOTHING, FIRST_TEN, FRACTION, Reward
 from judgebox.verl import reference
 
 CODECONTESTS_TOLERANT = 258  # references at 1.0 under the judgebox preset (tests/data/README.md: 255 validated)
-CODECONTESTS_STRICT = 222  # under verl's exact comparison (tests/data/README.md)
-TIMEOUT = 20  # the slowest references take up to 8.5 s of CPU per case; both legs get the same limit
+# Under verl's rstrip("\n") equality: tests/data/README.md's 222 is the dataset's validation run, which timed out
+# on 3 heavy references that pass exactly when given the time (verl's own scorer on judgebox serve gives 225,
+# bench/README.md).
+CODECONTESTS_STRICT = 225
+TIMEOUT = 30  # the slowest references take up to 8.5 s of CPU per case on a quiet machine; both legs alike
 
 
 def test_every_preset_is_one_entry():
