@@ -9,6 +9,9 @@ import pytest
 from conftest import load_dataset
 from judgebox import Limits, Verdict
 
+# Whole datasets (974 MBPP problems, 164 HumanEval with 68 wrong completions): minutes each.
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(1800)]
+
 # mbpp/123 needs about 5.5 s of CPU in CPython; the verdict is on CPU time, so a generous limit is enough.
 LIMITS = Limits(cpu_time=20)
 

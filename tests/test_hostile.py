@@ -421,6 +421,7 @@ def judge_for(headers: dict[str, list[str]], shared: judgebox.Judge, limits: Lim
         yield own, probe(own, limits)
 
 
+@pytest.mark.slow  # the whole battery, each program on a slot of its own with probes before and after: minutes
 @pytest.mark.parametrize("path, variant", _params())
 def test_hostile_program(path: Path, variant: str, judge, host: Host) -> None:
     """The hostile program gets an expected verdict, the honest one running beside it gets AC, every

@@ -18,6 +18,10 @@ import pytest
 from conftest import load_dataset
 from judgebox import Limits, Verdict
 
+# Every reference of a 164-problem dataset in one test, compiled languages included: minutes each, more
+# on a loaded machine (hence a timeout above the suite's 600 s).
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(1800)]
+
 LIMITS = Limits(cpu_time=20)  # generous: the verdicts are on CPU time, and no reference needs near this
 THREADS = 12  # more than the slots: compiles of some submissions overlap runs of others
 

@@ -89,6 +89,7 @@ async def _drive(url: str) -> dict:
             "queue_times": queue_times}
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(300)
 def test_5000_mixed_requests_at_concurrency_128():
     with Server("--workers", "2") as server:
