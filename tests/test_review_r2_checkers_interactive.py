@@ -1,0 +1,104 @@
+"""Adversarial review (round 2) of the checker library, checker programs and interactive runs.
+
+Each attack is an output or a solution an RL policy could find. Attacks that still succeed are strict
+xfails (the fix flips them); blocked ones are kept as regression data.
+"""
+
+from __future__ import annotations
+
+import tracemalloc
+
+import pytest
+
+from judgebox import Case, Verdict
+from judgebox.checkers import make
+from judgebox.presets import get as preset
+from special_judges import program
+
+# -- the checker library: outputs no checker may accept (blocked: regression data) --------------------
+
+WRONG_OUTPUTS = [  # (checker, output, expected)
+    ("float", b"0x10", b"16"),  # hex is not a decimal answer
+    ("float", b"nan", b"nan"),  # NaN equals nothing
+    ("float", "\u0661\u0662".encode(), b"12"),  # Arabic-Indic digits
+    ("float", "\uff11\uff12".encode(), b"12"),  # full-width digits
+    ("float", b"1_000", b"1000"),  # Python's digit grouping (float() would take it)
+    ("float", b"5\x00", b"5"),  # a NUL glued to the number
+    ("float", b"5 garbage", b"5"),  # trailing garbage
+    ("float", b"1e99999999999", b"5"),  # a huge exponent against an integer
+    ("float", b"5e-99999999999999999999", b"5"),
+    ("float", b"5.0000000000000000001", b"5"),  # integers exact
+    ("float", b"1e-7", b"0"),
+    ("yes_no", b"YES\nNO", b"YES"),  # both answers
+    ("yes_no", b"Y", b"YES"),
+    ("unordered", b"a\na\nb", b"a\nb\nb"),  # a multiset, duplicates counted
+    ("tokens", b"1\x002", b"1 2"),  # NUL is not whitespace
+]
+
+
+@pytest.mark.parametrize(("name", "output", "expected"), WRONG_OUTPUTS)
+def test_wrong_outputs_are_rejected(name, output, expected):
+    assert make(name)(output, expected).verdict is not Verdict.AC
+
+
+@pytest.mark.xfail(strict=True, reason="known gap: reals beyond the double range read as infinity, so "
+                                       "1e401 passes for 1e400 and 'inf' for 1e309")
+@pytest.mark.parametrize(("output", "expected"), [(b"1e401", b"1e400"), (b"inf", b"1e309")])
+def test_float_reals_past_the_double_range_are_compared_by_value(output, expected):
+    assert make("float")(output, expected).verdict is Verdict.WA
+
+
+@pytest.mark.xfail(strict=True, reason="known gap: lines(partial=True) ignores lines past the expected "
+                                       "ones, so trailing garbage is AC (lines() without partial says WA)")
+def test_partial_lines_trailing_garbage_is_not_ac():
+    assert make("lines")(b"1\n2\n3\ngarbage\n", b"1\n2\n3\n").verdict is Verdict.WA
+    assert make("lines", partial=True)(b"1\n2\n3\ngarbage\n", b"1\n2\n3\n").verdict is not Verdict.AC
+
+
+# -- the livecodebench rule: the program's output raises in the judge's own process ----------------------
+
+@pytest.mark.xfail(strict=True, reason="known gap: Decimal('sNaN') == ... raises InvalidOperation; the "
+                                       "livecodebench checker lets it out of judge() and compute_score")
+@pytest.mark.parametrize(("output", "expected"), [(b"sNaN\n", b"1\n"), (b"1 sNaN\n", b"1 2\n"), (b"-snan12\n", b"3\n")])
+def test_livecodebench_signalling_nan_is_wa(output, expected):
+    assert make("livecodebench")(output, expected).verdict is Verdict.WA
+
+
+@pytest.mark.xfail(strict=True, reason="known gap: a program printing sNaN makes judge() raise "
+                                       "decimal.InvalidOperation under the livecodebench preset")
+def test_livecodebench_signalling_nan_through_the_judge(judge):
+    result = judge.judge('print("sNaN")', [Case.stdio("", "1\n")], checker=preset("livecodebench").checking)
+    assert result.verdict is Verdict.WA
+
+
+@pytest.mark.xfail(strict=True, reason="known gap: the livecodebench rule makes a Decimal of every token "
+                                       "of a differing line: about 60x the output in the judge's memory")
+def test_livecodebench_one_long_line_costs_the_judge_little_memory():
+    output = b"1 " * (256 * 1024)  # 512 KiB; a 64 MiB output would cost the judge about 4 GiB
+    tracemalloc.start()
+    try:
+        make("livecodebench")(output, b"1\n")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 8 * len(output), f"peak {peak / len(output):.0f}x the output"
+
+
+# -- interactive: a solution that makes a Python interactor fail --------------------------------------
+
+CLOSE_STDIN_THEN_ASK = """
+import os, time
+os.close(0)                  # the interactor's answer now meets a closed pipe: EPIPE
+print("? 5", flush=True)
+time.sleep(0.5)              # let the interactor end first
+"""
+
+
+@pytest.mark.xfail(strict=True, reason="known gap: a Python interactor whose write meets the closed pipe "
+                                       "exits 120 (its stdout cannot be flushed), read as the interactor's "
+                                       "failure: SE, which the solution chose")
+def test_closing_stdin_does_not_buy_an_se_from_a_python_interactor(judge):
+    data = {"inputs": ["777\n"], "outputs": [""], "interactor": program("guess_interactor.py"), "time_limit": 1}
+    result = judge.judge(CLOSE_STDIN_THEN_ASK, data)
+    assert result.cases[0].verdict is not Verdict.SE, result.cases[0].message
+    assert result.score == 0.0
