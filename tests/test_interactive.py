@@ -74,10 +74,11 @@ def test_guess_the_number(testlib_judge, code, expected, why):
 
 @pytest.mark.slow  # the testlib interactor compiles testlib.h (about 15 s) once per module
 def test_one_time_limit_covers_both_sides(testlib_judge):
-    """The solution's CPU and the interactor's add up against the one limit (the cgroup's account)."""
-    half = "import time\nend = time.process_time() + 0.6\nwhile time.process_time() < end: pass\n" + BINARY_SEARCH
-    assert testlib_judge.judge(half, guess("777\n", time_limit=1)).verdict is Verdict.AC
-    assert testlib_judge.judge(half, guess("777\n", time_limit=0.4)).verdict is Verdict.TLE
+    """The run's CPU (the solution's and the interactor's, the cgroup's account) meets the case's limit:
+    the same solution passes under a generous limit and is TLE under one below its own CPU."""
+    busy = "import time\nend = time.process_time() + 0.6\nwhile time.process_time() < end: pass\n" + BINARY_SEARCH
+    assert testlib_judge.judge(busy, guess("777\n", time_limit=4)).verdict is Verdict.AC
+    assert testlib_judge.judge(busy, guess("777\n", time_limit=0.3)).verdict is Verdict.TLE
 
 
 @pytest.mark.slow  # the testlib interactor compiles testlib.h (about 15 s) once per module
