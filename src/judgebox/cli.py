@@ -3,14 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
-import time
 from pathlib import Path
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 console = Console(stderr=True)
@@ -20,11 +17,25 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="judgebox", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
 
-    score = commands.add_parser("score", help="judge every solution in a JSONL dataset file")
-    score.add_argument("file", type=Path)
-    score.add_argument("--wrong", action="store_true", help="also judge the records' wrong_solutions")
+    score = commands.add_parser(
+        "score", help="judge a dataset's known solutions, or a model's samples, and summarise how they score",
+        description="Exit status: 0 all records judged; 1 some records were bad (reported on stderr, the rest "
+                    "judged); 2 nothing could be judged (a file missing or unreadable, a bad option); "
+                    "130 interrupted (what was judged is kept in --out; run again to resume).")
+    score.add_argument("data", type=Path, help="problems: JSONL or Parquet (judgebox, verl, HumanEval/evalplus, "
+                                               "MBPP, APPS, CodeContests, LiveCodeBench)")
+    score.add_argument("--samples", type=Path, help="a JSONL of model completions joined to the problems by id "
+                                                    "(several a problem: pass@k)")
+    score.add_argument("--out", type=Path, help="results, one JSON line per sample as it finishes; "
+                                                "an existing file is resumed")
+    score.add_argument("--preset", default="judgebox", help="judging rules: judgebox (default), verl, prime, "
+                                                            "livecodebench, codecontests, sandboxfusion")
+    score.add_argument("--backend", default="local", help="local (the embedded sandbox, default), "
+                                                          "judgebox://host:port or http(s)://host:port/run_code")
+    score.add_argument("--language", help="judge only the solutions in this language")
+    score.add_argument("--limit", type=int, help="only the first N problems")
+    score.add_argument("--json", action="store_true", help="print the summary as JSON on stdout")
     score.add_argument("--slots", type=int, default=None, help="sandbox slots (default: one per core)")
-    score.add_argument("--report", type=Path, help="write one JSON line per solution here")
     score.set_defaults(handler=_score)
 
     run = commands.add_parser("run", help="run one program on one input in the sandbox")
@@ -65,46 +76,10 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _score(args: argparse.Namespace) -> int:
-    from .dataset import KINDS, Summary, read_items, score_items
-    from .judging import Judge
+    from .scoring.command import Options, score
 
-    kinds = KINDS if args.wrong else KINDS[:1]
-    items = list(read_items(args.file.read_text().splitlines(), kinds))
-    summary = Summary()
-    report = args.report.open("w") if args.report else None
-    with Judge(slots=args.slots) as judge, Progress(
-            TextColumn("[bold]judging"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-            TextColumn("{task.fields[status]}"), console=console) as progress:
-        task = progress.add_task("judge", total=len(items), status="")
-        started = time.monotonic()
-
-        def on_result(scored):  # type: ignore[no-untyped-def]
-            summary.add(scored)
-            progress.update(task, advance=1, status=f"pass {summary.full_score}/{summary.solutions}")
-            if report:
-                row = {"id": scored.item.record_id, "kind": scored.item.kind, "index": scored.item.index,
-                       "score": scored.score, "error": scored.error,
-                       "verdict": str(scored.result.verdict) if scored.result else None}
-                report.write(json.dumps(row) + "\n")
-
-        score_items(judge, items, concurrency=4 * len(judge.pool.slots), on_result=on_result)
-        summary.seconds = time.monotonic() - started
-    if report:
-        report.close()
-    _print_summary(summary, args.file.name)
-    return 0
-
-
-def _print_summary(summary, name: str) -> None:  # type: ignore[no-untyped-def]
-    table = Table(title=f"judgebox score {name}", show_header=False)
-    table.add_row("solutions judged", str(summary.solutions))
-    table.add_row("full score (1.0)", f"{summary.full_score} ({summary.pass_rate:.1%})")
-    if summary.invalid:
-        table.add_row("invalid records", str(summary.invalid))
-    table.add_row("test cases run", str(summary.cases))
-    table.add_row("verdicts", ", ".join(f"{v} {n}" for v, n in summary.verdicts.most_common()))
-    table.add_row("time", f"{summary.seconds:.1f} s, {summary.cases_per_second:.0f} tests/s")
-    Console().print(table)
+    return score(Options(args.data, args.samples, args.out, args.preset, args.backend, args.language, args.limit,
+                         args.json, args.slots), console)
 
 
 def _run(args: argparse.Namespace) -> int:

@@ -1,0 +1,16 @@
+"""``judgebox score``: how a dataset's known solutions, or a model's samples, score.
+
+One idea a module: :mod:`.formats` (the problem files people have, in one shape), :mod:`.samples`
+(completions joined by id, pass@k), :mod:`.results` (the results file: written as samples finish,
+resumed), :mod:`.engine` (what to judge and judging it), :mod:`.summary` (rows into figures: the data a
+terminal table, ``--json`` or a report shows), :mod:`.display` (the terminal table), :mod:`.command`
+(the command itself).
+"""
+
+from .formats import FORMATS, BadRecord, Problem, read_problems
+from .results import load as load_results
+from .samples import pass_at_k, pass_at_ks
+from .summary import summarize, summarize_file
+
+__all__ = ["FORMATS", "BadRecord", "Problem", "load_results", "pass_at_k", "pass_at_ks", "read_problems",
+           "summarize", "summarize_file"]
