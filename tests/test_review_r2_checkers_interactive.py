@@ -71,6 +71,25 @@ def test_livecodebench_signalling_nan_through_the_judge(judge):
     assert result.verdict is Verdict.WA
 
 
+@pytest.mark.xfail(strict=True, reason="known gap: a program printing sNaN makes /judge answer 500 (and "
+                                       "/judge/batch an internal error line): through judgebox:// an api_error, "
+                                       "a masked sample the program chose")
+def test_livecodebench_signalling_nan_through_the_server():
+    import httpx
+
+    from conftest import Server
+
+    server = Server(env={"JUDGEBOX_SLOTS": "1"})
+    try:
+        request = {"code": 'print("sNaN")', "cases": [{"stdin": "", "expected_output": "1\n"}],
+                   "checker": "livecodebench"}
+        response = httpx.post(server.url + "/judge", json=request, timeout=120)
+    finally:
+        server.close()
+    assert response.status_code == 200, response.text
+    assert response.json()["verdict"] == "WA"
+
+
 @pytest.mark.xfail(strict=True, reason="known gap: the livecodebench rule makes a Decimal of every token "
                                        "of a differing line: about 60x the output in the judge's memory")
 def test_livecodebench_one_long_line_costs_the_judge_little_memory():
