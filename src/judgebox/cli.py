@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 from pathlib import Path
@@ -38,11 +39,14 @@ def main(argv: list[str] | None = None) -> int:
     score.add_argument("--slots", type=int, default=None, help="sandbox slots (default: one per core)")
     score.set_defaults(handler=_score)
 
-    run = commands.add_parser("run", help="run one program on one input in the sandbox")
+    run = commands.add_parser("run", help="run one program once in the sandbox and show how it ran")
     run.add_argument("file", type=Path)
-    run.add_argument("--stdin", type=Path)
-    run.add_argument("--language", default="python")
-    run.add_argument("--cpu-time", type=float, default=5.0)
+    run.add_argument("--language", help="default: guessed from the file's extension")
+    given = run.add_mutually_exclusive_group()
+    given.add_argument("--stdin", type=Path, help="a file to give the program as its standard input")
+    given.add_argument("--input", help="text to give the program as its standard input")
+    run.add_argument("--cpu-time", type=float, default=5.0, help="CPU seconds (default 5)")
+    run.add_argument("--memory-mb", type=int, default=512, help="memory limit in MiB (default 512)")
     run.set_defaults(handler=_run)
 
     serve = commands.add_parser("serve", help="run the HTTP service (SandboxFusion's /run_code, /judge, ...)")
@@ -57,7 +61,13 @@ def main(argv: list[str] | None = None) -> int:
     serve.set_defaults(handler=_serve)
 
     languages = commands.add_parser("languages", help="languages and the isolation active on this machine")
+    languages.add_argument("--json", action="store_true", help="print the reports as one JSON object")
     languages.set_defaults(handler=_languages)
+
+    bench = commands.add_parser("bench", help="judgebox against a fresh process per case, Python and C++")
+    bench.add_argument("--quick", action="store_true", help="a short run: fewer rounds and cases")
+    bench.add_argument("--json", action="store_true", help="print the figures as JSON on stdout")
+    bench.set_defaults(handler=_bench)
 
     verl = commands.add_parser("verl-config", help="the verl config lines that make judgebox its code reward")
     verl.add_argument("--url", default=None, help="sandbox_fusion_url: judgebox://host:port, http(s)://.../run_code "
@@ -83,23 +93,58 @@ def _score(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from .judging import Judge
-    from .types import Case, Limits
+    """One program, one input, no expected output: the path of SandboxFusion's /run_code plain run."""
+    from rich.markup import escape
 
-    stdin = args.stdin.read_bytes() if args.stdin else sys.stdin.buffer.read() if not sys.stdin.isatty() else b""
-    with Judge(slots=1) as judge:
-        result = judge.judge(args.file.read_text(), [Case.stdio(stdin, "")], args.language,
-                             Limits(cpu_time=args.cpu_time))
-    case = result.cases[0] if result.cases else None
-    if case is not None:
-        sys.stdout.buffer.write(case.stdout_raw)
-        sys.stderr.buffer.write(case.stderr_raw)
-        console.print(f"[dim]exit {case.exit_code} signal {case.signal} cpu {case.cpu_time * 1000:.1f} ms "
-                      f"wall {case.wall_time * 1000:.1f} ms memory {case.memory_bytes / 2**20:.1f} MiB "
-                      f"{case.message}")
+    from .classify import classify
+    from .judging import Judge
+    from .types import Limits
+    from .verdicts import Verdict
+
+    spec = _language_of(args.file, args.language)
+    if args.stdin is not None:
+        stdin = args.stdin.read_bytes()
+    elif args.input is not None:
+        stdin = args.input.encode()
     else:
-        console.print(f"[red]{result.verdict}: {result.message}")
-    return 0 if case is not None and case.exit_code == 0 else 1
+        stdin = b"" if sys.stdin.isatty() else sys.stdin.buffer.read()
+    limits = Limits(cpu_time=args.cpu_time, memory_mb=args.memory_mb)
+    with Judge(slots=1) as judge:
+        built, run = judge.programs.run_once(spec, args.file.read_text(), stdin, limits)
+        outcome = run.result() if run is not None else None
+    if outcome is None:
+        assert built is not None
+        verdict, message = ("SE", built.system_error) if built.system_error else ("CE", built.compile_error)
+        console.print(f"[red]{verdict}[/]: {spec.name} build failed", highlight=False)
+        console.print(message, markup=False, highlight=False)  # the compiler's text: its brackets are not markup
+        return 2 if built.system_error else 1
+    check = classify(outcome, spec)
+    sys.stdout.buffer.write(outcome.stdout)
+    sys.stdout.flush()
+    sys.stderr.buffer.write(outcome.stderr)
+    sys.stderr.flush()
+    ran = "OK" if check.verdict is Verdict.AC else check.verdict.value
+    status = f"signal {outcome.signal}" if outcome.signal is not None else f"exit {outcome.exit_code}"
+    build = f", compiled in {built.compile_time:.2f} s" if built is not None else ""
+    console.print(f"{'[green]' if ran == 'OK' else '[red]'}{ran}[/] {status}, cpu {outcome.cpu_time * 1e3:.1f} ms, "
+                  f"wall {outcome.wall_time * 1e3:.1f} ms, memory {outcome.memory_bytes / 2**20:.1f} MiB "
+                  f"({spec.name}{build})" + ("" if ran == "OK" else f": {escape(check.message)}"), highlight=False)
+    return 0 if ran == "OK" else 2 if check.verdict is Verdict.SE else 1
+
+
+def _language_of(file: Path, name: str | None):  # type: ignore[no-untyped-def]
+    """The language asked for, else the first whose source file has this file's extension (.py is Python,
+    not PyPy; .cpp is C++17, judgebox's default C++)."""
+    from . import languages
+    from .errors import UnknownLanguage
+
+    if name is not None:
+        return languages.get(name)
+    suffix = file.suffix
+    spec = next((s for s in languages.LANGUAGES if suffix and Path(s.source).suffix == suffix), None)
+    if spec is None:
+        raise UnknownLanguage(f"cannot tell the language of {file.name!r} from its extension; give --language")
+    return languages.get(spec.name)
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -140,19 +185,24 @@ def _languages(args: argparse.Namespace) -> int:
     from .selftest import language_report
 
     report = isolation_report()
-    out = Console()
+    entries: list[dict[str, object]] = []
     if report["ok"]:
         with Judge() as judge:
             entries = asyncio.run(language_report(judge))
+    if args.json:
+        print(json.dumps({"languages": entries, "isolation": report}, indent=2, default=str))
+        return 0 if report["ok"] else 1
+    out = Console()
+    if report["ok"]:
         table = Table(title="languages (each self-tested in the sandbox)")
-        for column in ("language", "aliases", "what", "status"):
+        for column in ("language", "aliases", "toolchain", "what", "status"):
             table.add_column(column)
         for entry in entries:
             status = "[green]available" if entry["available"] else f"[red]unavailable: {entry['reason']}"
             libraries = ", ".join(f"{name} {version or '[red]missing[/red]'}"
                                   for name, version in entry.get("libraries", {}).items())
             what = str(entry["description"]) + (f"\nlibraries: {libraries}" if libraries else "")
-            table.add_row(str(entry["name"]), ", ".join(entry["aliases"]), what, status)
+            table.add_row(str(entry["name"]), ", ".join(entry["aliases"]), str(entry["version"] or "—"), what, status)
         out.print(table)
     layers = Table(title=f"isolation ({report['mode']} mode, sandbox Python {report['python']})")
     layers.add_column("layer")
@@ -165,6 +215,23 @@ def _languages(args: argparse.Namespace) -> int:
     if not report["ok"]:
         out.print(f"[red]{report['error']}")
     return 0 if report["ok"] else 1
+
+
+def _bench(args: argparse.Namespace) -> int:
+    """The standard benchmark (:mod:`judgebox.benchmark`): tables on stderr, ``--json`` figures on stdout."""
+    from . import benchmark
+
+    console = Console(stderr=True, width=None if sys.stderr.isatty() else 150)
+    with benchmark.CpuMeter() as meter:  # before the judge starts: its slot groups nest in the meter's
+        try:
+            figures = benchmark.run(args.quick, console, meter)
+        except (benchmark.WrongResult, RuntimeError) as exc:
+            console.print(f"[red]the benchmark is void: {exc}[/]")
+            return 1
+    benchmark.show(figures, console)
+    if args.json:
+        print(json.dumps(figures, indent=2))
+    return 0
 
 
 if __name__ == "__main__":

@@ -3,12 +3,16 @@
 Used by ``judgebox languages`` and the server's ``/health``. A language is available when its tools
 exist and its self-test (echo the input) is accepted; otherwise the report says why not. A language's
 libraries are probed the same way: each one the probe finds is listed with its version, a missing one
-with none (the language itself stays available).
+with none (the language itself stays available). The toolchain's version is what its own tools say of
+themselves on the host (they are the machine's, not a submission's, so they run outside the sandbox).
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
+import os
+import subprocess
 
 from .errors import JudgeboxError
 from .judging import Judge
@@ -16,6 +20,8 @@ from .languages import LANGUAGES, LanguageSpec, missing_tools
 from .types import Case, Limits
 
 SELF_TEST_LIMITS = Limits(cpu_time=10, memory_mb=512)
+# the tools that do not take --version (the flag each one takes instead)
+VERSION_FLAGS = {"go": "version", "javac": "-version", "lua5.4": "-v"}
 
 
 async def language_report(judge: Judge) -> list[dict[str, object]]:
@@ -24,7 +30,8 @@ async def language_report(judge: Judge) -> list[dict[str, object]]:
 
 
 async def _check(judge: Judge, spec: LanguageSpec) -> dict[str, object]:
-    entry: dict[str, object] = {"name": spec.name, "aliases": list(spec.aliases), "description": spec.description}
+    entry: dict[str, object] = {"name": spec.name, "aliases": list(spec.aliases), "description": spec.description,
+                                "version": await asyncio.to_thread(toolchain_version, judge, spec)}
     missing = missing_tools(spec)
     if missing:
         return {**entry, "available": False, "reason": f"not installed: {', '.join(missing)}"}
@@ -53,3 +60,29 @@ async def _libraries(judge: Judge, spec: LanguageSpec) -> dict[str, object]:
         printed = ""
     found = dict(line.split(" ", 1) for line in printed.splitlines() if " " in line)
     return {"libraries": {name: found.get(name) for name in probe.names}}
+
+
+def toolchain_version(judge: Judge, spec: LanguageSpec) -> str | None:
+    """What the language's tools say their versions are, ``; ``-joined; None when none is installed. Python's
+    is the slots' own interpreter."""
+    if spec.runner == "python-fork":
+        return f"Python {judge.pool.slots[0].python_version}"
+    versions = [_version_of(path) for path in spec.requires if os.path.exists(path)]
+    return "; ".join(v for v in versions if v) or None
+
+
+def _version_of(path: str) -> str | None:
+    """An executable's first line of ``--version`` (or its own flag), or a Node package folder's version."""
+    if os.path.isdir(path):
+        try:
+            with open(os.path.join(path, "package.json")) as f:
+                return f"{os.path.basename(path)} {json.load(f)['version']}"
+        except (OSError, ValueError, KeyError):
+            return None
+    flag = VERSION_FLAGS.get(os.path.basename(path), "--version")
+    try:
+        done = subprocess.run([path, flag], capture_output=True, stdin=subprocess.DEVNULL, timeout=20, check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    lines = (done.stdout + done.stderr).decode(errors="replace").splitlines()
+    return next((line.strip() for line in lines if line.strip()), None)
