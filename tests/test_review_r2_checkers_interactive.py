@@ -104,6 +104,29 @@ def test_livecodebench_one_long_line_costs_the_judge_little_memory():
     assert peak < 8 * len(output), f"peak {peak / len(output):.0f}x the output"
 
 
+# -- the value checker (every profile's default for call results): an integer past the float range ------
+
+@pytest.mark.xfail(strict=True, reason="known gap: values_equal(10**400, 1.5) calls math.isclose, which "
+                                       "raises OverflowError (int too large to convert to float)")
+@pytest.mark.parametrize("actual", [10**400, -(10**5000), [10**400]])
+def test_value_checker_huge_integer_against_a_real_is_wa(actual):
+    expected = [0.5] if isinstance(actual, list) else 1.5
+    assert make("value")(actual, expected).verdict is Verdict.WA
+
+
+@pytest.mark.xfail(strict=True, reason="known gap: a function returning 10**400 where a real is expected makes "
+                                       "judge() and judgebox.verl.compute_score raise OverflowError")
+def test_a_huge_integer_returned_for_a_real_through_the_judge_and_verl(judge):
+    import judgebox.verl
+
+    code = "def f(x):\n    return 10**400\n"
+    result = judge.judge(code, [Case.call("f", [1], 1.5)])
+    assert result.verdict is Verdict.WA
+    data = {"fn_name": "f", "inputs": [[1]], "outputs": [1.5]}
+    score, _metadata = judgebox.verl.compute_score(None, None, 256, f"```python\n{code}```", data, True, 10)
+    assert score == 0.0
+
+
 # -- interactive: a solution that makes a Python interactor fail --------------------------------------
 
 CLOSE_STDIN_THEN_ASK = """
