@@ -108,7 +108,7 @@ def test_livecodebench_one_long_line_costs_the_judge_little_memory():
 
 @pytest.mark.xfail(strict=True, reason="known gap: values_equal(10**400, 1.5) calls math.isclose, which "
                                        "raises OverflowError (int too large to convert to float)")
-@pytest.mark.parametrize("actual", [10**400, -(10**5000), [10**400]])
+@pytest.mark.parametrize("actual", [10**400, -(10**5000), [10**400]], ids=["big", "huge-negative", "in-a-list"])
 def test_value_checker_huge_integer_against_a_real_is_wa(actual):
     expected = [0.5] if isinstance(actual, list) else 1.5
     assert make("value")(actual, expected).verdict is Verdict.WA
