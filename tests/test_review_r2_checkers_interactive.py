@@ -55,6 +55,24 @@ def test_partial_lines_trailing_garbage_is_not_ac():
     assert make("lines", partial=True)(b"1\n2\n3\ngarbage\n", b"1\n2\n3\n").verdict is not Verdict.AC
 
 
+# -- the apps rule (the prime preset): numpy.allclose's infinities -----------------------------------------
+
+HUGE_NEGATIVE = b"-" + b"9" * 400  # an integer past the double range: float() makes it -inf
+
+
+@pytest.mark.xfail(strict=True, reason="known gap: apps' allclose step tests |g - w| <= 1e-8 + 1e-5 * |w|, "
+                                       "which an infinite w always meets: any number passes for an expected "
+                                       "number past the double range (numpy.allclose, which prime_code "
+                                       "calls, says False), and -inf for inf")
+@pytest.mark.parametrize(("output", "expected"), [
+    (b"0\n", HUGE_NEGATIVE + b"\n"),
+    (b"0\n1\n", HUGE_NEGATIVE + b"\n" + b"9" * 400 + b"\n"),  # every line of a big-integer answer
+    (b"-inf\n", b"inf\n"),
+])
+def test_apps_allclose_does_not_accept_any_number_for_an_infinite_answer(output, expected):
+    assert make("apps")(output, expected).verdict is Verdict.WA
+
+
 # -- the livecodebench rule: the program's output raises in the judge's own process ----------------------
 
 @pytest.mark.xfail(strict=True, reason="known gap: Decimal('sNaN') == ... raises InvalidOperation; the "
