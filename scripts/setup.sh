@@ -19,7 +19,8 @@ SYSTEM_PACKAGES=(libseccomp2 python3 util-linux
                  node-typescript mono-mcs mono-runtime r-base-core
                  python3-numpy python3-scipy python3-pandas python3-sympy python3-networkx python3-sortedcontainers
                  libjavatuples-java node-lodash lua-unit libtest-deep-perl libdata-compare-perl
-                 golang-github-stretchr-testify-dev)
+                 golang-github-stretchr-testify-dev
+                 chromium)  # headless Chromium: tests/test_report.py opens the HTML report in it
 missing=()
 for pkg in "${SYSTEM_PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")

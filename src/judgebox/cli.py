@@ -37,6 +37,7 @@ def main(argv: list[str] | None = None) -> int:
     score.add_argument("--limit", type=int, help="only the first N problems")
     score.add_argument("--json", action="store_true", help="print the summary as JSON on stdout")
     score.add_argument("--slots", type=int, default=None, help="sandbox slots (default: one per core)")
+    score.add_argument("--report", type=Path, help="also write an HTML report here (one file, readable offline)")
     score.set_defaults(handler=_score)
 
     run = commands.add_parser("run", help="run one program once in the sandbox and show how it ran")
@@ -86,10 +87,28 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _score(args: argparse.Namespace) -> int:
-    from .scoring.command import Options, score
+    import tempfile
 
-    return score(Options(args.data, args.samples, args.out, args.preset, args.backend, args.language, args.limit,
-                         args.json, args.slots), console)
+    from .scoring.command import UNUSABLE, Options, score
+
+    with tempfile.TemporaryDirectory(prefix="judgebox-score-") as scratch:
+        # the report is drawn from the results file, the run's stable record: a scratch one without --out
+        out = args.out or (Path(scratch) / "results.jsonl" if args.report else None)
+        status = score(Options(args.data, args.samples, out, args.preset, args.backend, args.language, args.limit,
+                               args.json, args.slots), console)
+        if args.report and status != UNUSABLE and out is not None and out.exists():
+            _write_report(args, out)
+    return status
+
+
+def _write_report(args: argparse.Namespace, results: Path) -> None:
+    from . import report
+    from .types import Limits
+    from .verl.parity import DEFAULT_TIMEOUT
+
+    limit = DEFAULT_TIMEOUT if args.preset == "verl" else Limits().cpu_time  # what the cases ran under by default
+    report.write_from_results(args.report, results, f"judgebox score {args.data.name} (preset {args.preset})", limit)
+    console.print(f"report written to {args.report}", markup=False, highlight=False)
 
 
 def _run(args: argparse.Namespace) -> int:
