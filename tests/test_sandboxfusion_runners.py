@@ -317,3 +317,14 @@ def test_a_failed_java_assert_is_a_runtime_error_when_judged(judge):
     result = judge.judge(code, [Case.stdio("5\n", "5\n"), Case.stdio("-5\n", "-5\n")], language="java")
     assert [c.verdict for c in result.cases] == [Verdict.AC, Verdict.RE]
     assert "java.lang.AssertionError: n must be positive" in result.cases[1].stderr
+
+
+@pytest.mark.parametrize("language, program", [
+    ("javascript", "const _ = require('lodash');\nfunction same(a, b) { return _.isEqual(a, b); }"),
+    ("typescript", "import _ from 'lodash';\nfunction same(a: unknown, b: unknown) { return _.isEqual(a, b); }"),
+])
+def test_judged_assert_cases_find_lodash(judge, language, program):
+    """In the two-process harness too, the program's side finds the libraries a single run finds."""
+    tests = "const assert = require('assert');\nassert(same({a: [1]}, {a: [1]}));\nassert(!same([1], [2]));"
+    result = judge.judge(program, [Case.asserts(tests)], language=language)
+    assert result.verdict is Verdict.AC, (result.message, [c.stderr[-500:] for c in result.cases])

@@ -37,7 +37,6 @@ TRANSPILE_TS = (  # a command template: JavaScript's own braces are doubled
 # (scripts/setup.sh). All live under /usr, which the sandbox reads; each runtime is told where below.
 PYTHON_LIBRARIES = ("sortedcontainers", "numpy", "scipy", "pandas", "sympy", "networkx")
 JAVA_LIBRARIES = "/usr/share/java/javatuples.jar"  # org.javatuples (MultiPL-E's and CRUXEval-X's Java import it)
-NODE_LIBRARIES = "/usr/share/nodejs"  # lodash, and typescript itself; Node does not search it unless told
 PROBE_PYTHON = ("import importlib\nfor name in " + repr(PYTHON_LIBRARIES) + ":\n"
                 "    try:\n        print(name, importlib.import_module(name).__version__)\n"
                 "    except ImportError:\n        pass")
@@ -116,7 +115,7 @@ LANGUAGES: tuple[LanguageSpec, ...] = (
                  SelfTest("const [s, n] = require('fs').readFileSync(0, 'utf8').trim().split(/\\s+/);\n"
                           "console.log(s + ' ' + n);"),
                  requires=("/usr/bin/node",), split_asserts=js_split.javascript,
-                 env={"NODE_PATH": NODE_LIBRARIES}, libraries=LibraryProbe(("lodash",), PROBE_LODASH),
+                 env={"NODE_PATH": js_split.NODE_LIBRARIES}, libraries=LibraryProbe(("lodash",), PROBE_LODASH),
                  memory_floor_mb=128,
                  needs_memory_cgroup=True,
                  aliases=("js", "nodejs", "node"), description="Node.js"),
@@ -125,7 +124,7 @@ LANGUAGES: tuple[LanguageSpec, ...] = (
                           "console.log(s + ' ' + n);"),
                  compile=("/usr/bin/node", "-e", TRANSPILE_TS),
                  artifact="main.js", requires=("/usr/bin/node", "/usr/share/nodejs/typescript"),
-                 env={"NODE_PATH": NODE_LIBRARIES}, split_asserts=js_split.typescript,
+                 env={"NODE_PATH": js_split.NODE_LIBRARIES}, split_asserts=js_split.typescript,
                  libraries=LibraryProbe(("lodash",), "import _ from 'lodash';\n" + PROBE_LODASH.replace(
                      "require('lodash')", "_")),
                  memory_floor_mb=128,

@@ -45,6 +45,10 @@ from .split import SplitBuild, Toolbox
 
 HARNESSES = Path(__file__).with_name("harnesses")
 NODE = "/usr/bin/node"
+# Debian's Node modules (lodash; typescript itself): Node searches this folder only when told. Both sides
+# get it: the program's require finds lodash as in one process, and it is under /usr, where the tests'
+# require may look.
+NODE_LIBRARIES = "/usr/share/nodejs"
 
 
 def _script(name: str) -> str:
@@ -55,7 +59,7 @@ PROGRAM_SIDE = _script("js_program.js")
 TESTS_SIDE = _script("js_tests.js")
 PROGRAM_ARGV = (NODE, "-e", PROGRAM_SIDE)  # S: evaluates /proc/self/fd/5 and serves T
 TESTS_ARGV = (NODE, "-e", TESTS_SIDE)  # T: runs the tests of fd 6 against proxies to S
-ENV = dict(RUN_ENV)
+ENV = {**RUN_ENV, "NODE_PATH": NODE_LIBRARIES}
 
 
 def _tests_spec(typescript: bool) -> LanguageSpec:
@@ -64,7 +68,7 @@ def _tests_spec(typescript: bool) -> LanguageSpec:
         f"{'typescript' if typescript else 'javascript'}-split-tests", "tests.ts" if typescript else "tests.js",
         (), SelfTest(""), compile=(NODE, "-e", _script("js_prepare_tests.js").replace("{", "{{").replace("}", "}}"),
                                    "{source}", "{workdir}/prepared.js"),
-        artifact="prepared.js", env={"NODE_PATH": "/usr/share/nodejs"})
+        artifact="prepared.js", env={"NODE_PATH": NODE_LIBRARIES})
 
 
 TESTS_SPECS = {False: _tests_spec(False), True: _tests_spec(True)}
