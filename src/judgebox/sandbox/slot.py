@@ -148,7 +148,9 @@ class Slot:
             self._process = subprocess.Popen(
                 [self.interpreter, "-I", "-c", BOOT, INSIDE_DIR, str(theirs.fileno())],
                 pass_fds=[theirs.fileno()], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                env={"PATH": RUN_ENV["PATH"], "LANG": "C.UTF-8"})
+                env={"PATH": RUN_ENV["PATH"], "LANG": "C.UTF-8"},
+                # out of the terminal's process group: a Ctrl-C reaches the judge alone, which ends its slots
+                start_new_session=True)
         finally:
             theirs.close()
         self._sock = ours

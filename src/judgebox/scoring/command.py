@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from .. import presets
@@ -51,7 +52,7 @@ def score(options: Options, err: Console) -> int:
 
     def report_bad(record: BadRecord) -> None:
         bad.append(str(record))
-        err.print(f"[red]bad record[/red] {record}", markup=True, highlight=False)
+        err.print(f"[red]bad record[/red] {escape(str(record))}", highlight=False, soft_wrap=True)
 
     try:
         presets.get(options.preset)
@@ -63,14 +64,13 @@ def score(options: Options, err: Console) -> int:
         problems = list(islice(read_problems(options.data), options.limit))
         results = ResultsFile(options.out) if options.out else None
     except (UnreadableFile, JudgeboxError) as exc:
-        err.print(f"judgebox score: {exc}", markup=False, highlight=False)
+        _say(err, f"judgebox score: {exc}")
         return UNUSABLE
     except (OSError, ValueError) as exc:
-        err.print(f"judgebox score: {getattr(exc, 'strerror', None) or exc}", markup=False, highlight=False)
+        _say(err, f"judgebox score: {getattr(exc, 'strerror', None) or exc}")
         return UNUSABLE
     if results is not None and any(r.get("preset", options.preset) != options.preset for r in results.rows):
-        err.print(f"judgebox score: {options.out} holds results of another preset; use another --out",
-                  markup=False, highlight=False)
+        _say(err, f"judgebox score: {options.out} holds results of another preset; use another --out")
         return UNUSABLE
     if options.slots:
         os.environ["JUDGEBOX_SLOTS"] = str(options.slots)
@@ -81,11 +81,10 @@ def score(options: Options, err: Console) -> int:
         items = [item for item in plan(problems, samples, options.preset, options.language, report_bad)
                  if item.key not in done]
     except JudgeboxError as exc:  # an unknown --language
-        err.print(f"judgebox score: {exc}", markup=False, highlight=False)
+        _say(err, f"judgebox score: {exc}")
         return UNUSABLE
     if kept:
-        err.print(f"resuming {options.out}: {len(kept)} samples judged before, {len(items)} to judge",
-                  highlight=False)
+        _say(err, f"resuming {options.out}: {len(kept)} samples judged before, {len(items)} to judge")
     backend = None if options.backend == "local" else options.backend
     interrupted = False
     started = time.monotonic()
@@ -114,6 +113,11 @@ def score(options: Options, err: Console) -> int:
     else:
         display.show(summary, f"judgebox score {options.data.name} (preset {options.preset})", Console())
     return INTERRUPTED if interrupted else BAD_RECORDS if bad else OK
+
+
+def _say(err: Console, line: str) -> None:
+    """One line as it is: no markup, no wrapping (a message names paths and ids to copy)."""
+    err.print(line, markup=False, highlight=False, soft_wrap=True)
 
 
 def _progress(err: Console) -> Progress:

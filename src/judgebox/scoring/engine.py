@@ -54,7 +54,7 @@ def plan(problems: Iterable[Problem | BadRecord], samples: dict[str, list[Comple
             continue
         seen.add(problem.id)
         if samples is None and not (problem.right or problem.wrong):
-            on_bad(BadRecord(f"id {problem.id}", "solutions", "expected known solutions to judge "
+            on_bad(BadRecord(problem.where or f"id {problem.id}", "solutions", "expected known solutions to judge "
                                                               "(or pass --samples with a model's completions)"))
             continue
         if samples is None:

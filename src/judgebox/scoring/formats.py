@@ -25,7 +25,7 @@ import json
 import pickle
 import zlib
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -52,6 +52,7 @@ class Problem:
     wrong: tuple[tuple[str, str], ...] = ()  # known-wrong ones
     prompt: str = ""  # what a completion continues, for samples that are bodies (HumanEval's `completion`)
     unjudgeable: int = 0  # solutions in a language judgebox does not run (CodeContests' Python 2)
+    where: str = ""  # the file and line (or row) it came from, for messages
 
 
 @dataclass(frozen=True)
@@ -265,9 +266,13 @@ def to_problem(record: Any, where: str) -> Problem:
                 raise BadRecord(where, unknown[0], f"not a field of the {form.name} format "
                                                    f"(known: {', '.join(sorted(form.keys))})")
             try:
-                return form.build(record, where)
+                return replace(form.build(record, where), where=where)
             except (KeyError, TypeError, ValueError, AttributeError) as exc:
                 raise BadRecord(where, "(record)", f"not a valid {form.name} record: {exc!r}") from None
+    closest = max(FORMATS, key=lambda f: len(f.marks & record.keys()))
+    if closest.marks & record.keys():
+        missing = sorted(closest.marks - record.keys())
+        raise BadRecord(where, missing[0], f"missing (a {closest.name} record has {', '.join(sorted(closest.marks))})")
     names = "; ".join(f"{f.name}: {', '.join(sorted(f.marks))}" for f in FORMATS)
     raise BadRecord(where, "(record)", f"no known format has these fields ({', '.join(map(str, record))}); "
                                        f"each format needs: {names}")
