@@ -155,9 +155,6 @@ time.sleep(0.5)              # let the interactor end first
 """
 
 
-@pytest.mark.xfail(strict=True, reason="known gap: a Python interactor whose write meets the closed pipe "
-                                       "exits 120 (its stdout cannot be flushed), read as the interactor's "
-                                       "failure: SE, which the solution chose")
 def test_closing_stdin_does_not_buy_an_se_from_a_python_interactor(judge):
     data = {"inputs": ["777\n"], "outputs": [""], "interactor": program("guess_interactor.py"), "time_limit": 1}
     result = judge.judge(CLOSE_STDIN_THEN_ASK, data)
@@ -190,10 +187,6 @@ if got > answer:
 """
 
 
-@pytest.mark.xfail(strict=True, reason="known gap: a checker's FAIL on a valid answer better than the jury's "
-                                       "(the dataset's answer is wrong) is blamed on the output, since the "
-                                       "checker accepts the jury's own answer: a right solution gets WA, "
-                                       "not a masked SE")
 def test_a_fail_for_beating_the_jury_is_not_wa(judge):
     data = {"inputs": ["9\n", "10\n"], "outputs": ["6\n", "10\n"],  # 6 is a wrong jury answer for 9
             "checker": {"language": "python", "code": BETTER_THAN_JURY_CHECKER, "protocol": "testlib"}}

@@ -87,6 +87,8 @@ def verdict(outcome: RunOutcome, spec: LanguageSpec) -> CheckResult:
     said = verdict_of_testlib(exit_code, signal, outcome.stdout)
     if isinstance(said, str):
         return CheckResult(Verdict.SE, f"the interactor failed: {said}")
+    if said.verdict is Verdict.SE:  # its FAIL
+        return said
     if said.verdict in (Verdict.WA, Verdict.PE) and said.points is None:
         return said
     if account["cut"]:

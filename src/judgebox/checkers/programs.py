@@ -150,7 +150,9 @@ class ProgramRunner:
               ) -> Future[CheckResult]:
         """The checker's verdict on ``output`` (the solution's whole stdout, read once its run ended).
 
-        A checker that fails (testlib's FAIL, a crash, its limits, an answer it does not give) is run once
+        testlib's FAIL is the checker's verdict on its own inputs (a wrong answer file, a jury answer the
+        participant beat): SE, as testlib means it. A checker that fails otherwise (a crash, its limits, an
+        answer it does not give) is run once
         more with the expected answer as the output. If it judges that cleanly, the failure came from the
         solution's output, which is WA (a solution cannot buy an SE with junk, floods or NULs); if it fails
         on the answer too, the checker or the case is broken: SE, never WA nor AC."""
@@ -209,8 +211,8 @@ def verdict_of_testlib(exit_code: int | None, signal: int | None, message: bytes
         return f"killed by signal {signal}"
     if exit_code in TESTLIB_VERDICTS:
         return CheckResult(TESTLIB_VERDICTS[exit_code], text)
-    if exit_code == TESTLIB_FAIL:
-        return f"FAIL: {text}"
+    if exit_code == TESTLIB_FAIL:  # testlib's word that its own inputs are wrong: never the solution's
+        return CheckResult(Verdict.SE, f"the checker reported FAIL: {text}")
     if exit_code == TESTLIB_POINTS:
         found = _POINTS.match(text)
         return _points(found.group(1) if found else "", text)

@@ -7,9 +7,9 @@ The run's process (judge code, after the run's confinement) becomes the supervis
   Landlock domain, so it can neither read (``/proc/PID/fd``, ``/proc/PID/mem``) nor signal the
   interactor or the supervisor, which stay in the enclosing one;
 - the interactor: stdin from the solution, stdout to it, stderr the run's *stdout* (its message), its
-  input at ``Fd.INPUT_FILE`` and its program at ``Fd.PROGRAM``. It ignores SIGPIPE: a solution that closes
-  its end early makes the interactor's writes fail (testlib then reports the solution's fault), never
-  kills it into looking like a broken interactor.
+  input at ``Fd.INPUT_FILE`` and its program at ``Fd.PROGRAM``. Its writes never meet a closed pipe (the
+  supervisor holds a read end), and it ignores SIGPIPE besides: a solution that closes its stdin early
+  cannot make it die into looking like a broken interactor.
 
 and waits for both. It detects idleness (no process of the run used CPU or was runnable for
 ``idle_seconds``: both sides blocked on reads, or one waiting forever) and a solution that carries on
@@ -52,7 +52,9 @@ def run(request: dict, control: socket.socket, nest: bool, whole_namespace: bool
     solution = os.fork()
     if solution == 0:
         _exec_solution(request, to_solution, from_solution, nest)
-    os.close(to_solution[0])
+    # The supervisor keeps the solution's read end too, for the whole run: an interactor's write never
+    # meets a closed pipe (a Python interactor would die flushing it, exit 120, and read as broken: an SE
+    # the solution chose by closing its stdin); it reads the solution's end of file instead.
     os.close(from_solution[0])
     # Its children are exec'd and dumpable again; the supervisor, in the interactor's domain and of its
     # uid, must not be readable or writable by it.
