@@ -28,6 +28,33 @@ def test_run_guesses_cpp_from_the_extension(tmp_path: Path) -> None:
     assert "OK exit 0" in done.stderr and "(cpp, compiled" in done.stderr
 
 
+SUMS = {
+    "Sum.java": ("java", "public class Sum { public static void main(String[] a) { java.util.Scanner s = "
+                         "new java.util.Scanner(System.in); System.out.println(s.nextInt() + s.nextInt()); } }\n"),
+    "sum.js": ("javascript", 'const [a, b] = require("fs").readFileSync(0, "utf8").trim().split(" ").map(Number);\n'
+                             "console.log(a + b);\n"),
+    "sum.go": ("go", 'package main\nimport "fmt"\n'
+                     "func main() { var a, b int; fmt.Scan(&a, &b); fmt.Println(a + b) }\n"),
+    "sum.rs": ("rust", "use std::io::Read;\nfn main() { let mut s = String::new(); "
+                       "std::io::stdin().read_to_string(&mut s).unwrap(); let v: Vec<i64> = "
+                       "s.split_whitespace().map(|x| x.parse().unwrap()).collect();\n"
+                       'println!("{}", v[0] + v[1]); }\n'),
+    "sum.c": ("c", '#include <stdio.h>\n'
+                   'int main(void) { int a, b; scanf("%d %d", &a, &b); printf("%d\\n", a + b); }\n'),
+}
+
+
+@pytest.mark.parametrize("name", list(SUMS))
+def test_run_guesses_each_language_from_its_extension(tmp_path: Path, name: str) -> None:
+    language, code = SUMS[name]
+    program = tmp_path / name
+    program.write_text(code)
+    done = judgebox("run", str(program), "--input", "20 22")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "42\n"
+    assert f"({language}" in done.stderr.splitlines()[-1]
+
+
 def test_run_plain_python_reports_exit_status_and_output(tmp_path: Path) -> None:
     program = tmp_path / "shout.py"
     program.write_text("import sys\nprint(sys.stdin.read().upper(), end='')\nsys.stderr.write('bye')\n"

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 console = Console(stderr=True)
@@ -82,7 +83,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return args.handler(args)
     except JudgeboxError as exc:
-        console.print(f"[red]judgebox: {exc}")
+        console.print(f"[red]judgebox: {escape(str(exc))}", soft_wrap=True)  # a file name is no markup
         return 2
 
 
@@ -108,13 +109,11 @@ def _write_report(args: argparse.Namespace, results: Path) -> None:
 
     limit = DEFAULT_TIMEOUT if args.preset == "verl" else Limits().cpu_time  # what the cases ran under by default
     report.write_from_results(args.report, results, f"judgebox score {args.data.name} (preset {args.preset})", limit)
-    console.print(f"report written to {args.report}", markup=False, highlight=False)
+    console.print(f"report written to {args.report}", markup=False, highlight=False, soft_wrap=True)
 
 
 def _run(args: argparse.Namespace) -> int:
     """One program, one input, no expected output: the path of SandboxFusion's /run_code plain run."""
-    from rich.markup import escape
-
     from .classify import classify
     from .judging import Judge
     from .types import Limits
@@ -134,8 +133,9 @@ def _run(args: argparse.Namespace) -> int:
     if outcome is None:
         assert built is not None
         verdict, message = ("SE", built.system_error) if built.system_error else ("CE", built.compile_error)
-        console.print(f"[red]{verdict}[/]: {spec.name} build failed", highlight=False)
-        console.print(message, markup=False, highlight=False)  # the compiler's text: its brackets are not markup
+        console.print(f"[red]{verdict}[/]: {spec.name} build failed", highlight=False, soft_wrap=True)
+        # the compiler's text: its brackets are not markup
+        console.print(message, markup=False, highlight=False, soft_wrap=True)
         return 2 if built.system_error else 1
     check = classify(outcome, spec)
     sys.stdout.buffer.write(outcome.stdout)
@@ -147,7 +147,8 @@ def _run(args: argparse.Namespace) -> int:
     build = f", compiled in {built.compile_time:.2f} s" if built is not None else ""
     console.print(f"{'[green]' if ran == 'OK' else '[red]'}{ran}[/] {status}, cpu {outcome.cpu_time * 1e3:.1f} ms, "
                   f"wall {outcome.wall_time * 1e3:.1f} ms, memory {outcome.memory_bytes / 2**20:.1f} MiB "
-                  f"({spec.name}{build})" + ("" if ran == "OK" else f": {escape(check.message)}"), highlight=False)
+                  f"({spec.name}{build})" + ("" if ran == "OK" else f": {escape(check.message)}"),
+                  highlight=False, soft_wrap=True)
     return 0 if ran == "OK" else 2 if check.verdict is Verdict.SE else 1
 
 
