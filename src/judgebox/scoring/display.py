@@ -44,16 +44,16 @@ def show(summary: dict[str, Any], title: str, out: Console) -> None:
         top.add_row("[yellow]interrupted: these figures are of what was judged before it")
     seconds = summary.get("seconds")
     rate = f", {summary['cases'] / seconds:.0f} cases/s" if seconds else ""
-    top.add_row(f"{summary['judged']} samples, {summary['cases']} test cases"
+    top.add_row(f"{summary['judged']} programs judged, {summary['cases']} test cases"
                 + (f" in {seconds:.1f} s{rate}" if seconds is not None else ""))
     out.print(top)
 
-    verdicts = Table(title="verdicts (a sample's first failing case; cases in brackets)")
+    verdicts = Table(title="verdicts")
     verdicts.add_column("kind")
-    verdicts.add_column("samples")
-    verdicts.add_column("cases")
+    verdicts.add_column("programs (the first failing case's)")
+    verdicts.add_column("test cases")
     for kind, figures in summary["kinds"].items():
-        verdicts.add_row(NAMES[kind], _counts(figures["verdicts"]), f"[dim]{_counts(figures['case_verdicts'])}")
+        verdicts.add_row(NAMES[kind], _counts(figures["verdicts"]), _counts(figures["case_verdicts"]))
     out.print(verdicts)
 
     for field, what in (("by_language", "language"), ("by_source", "source")):
@@ -61,7 +61,7 @@ def show(summary: dict[str, Any], title: str, out: Console) -> None:
             out.print(_breakdown(summary[field], what, list(summary["kinds"])))
     if summary["slowest"]:
         slow = Table(title="slowest problems")
-        for column in ("problem", "seconds", "samples"):
+        for column in ("problem", "seconds", "programs"):
             slow.add_column(column)
         for entry in summary["slowest"]:
             slow.add_row(entry["id"], f"{entry['seconds']:.2f}", str(entry["samples"]))
@@ -73,10 +73,11 @@ def _counts(counts: dict[str, int]) -> str:
 
 
 def _breakdown(table: dict[str, dict[str, dict[str, int]]], what: str, kinds: list[str]) -> Table:
-    shown = Table(title=f"per {what} (passed / judged)")
+    shown = Table(title=f"per {what}")
     shown.add_column(what)
     for kind in kinds:
-        shown.add_column(NAMES[kind])
+        shown.add_column(f"{NAMES[kind]} {'rejected' if kind == 'wrong' else 'passed'}")
     for name, cells in table.items():
-        shown.add_row(name, *(f"{cells[k]['passed']}/{cells[k]['judged']}" if k in cells else "" for k in kinds))
+        shown.add_row(name, *(f"{cells[k]['rejected' if k == 'wrong' else 'passed']}/{cells[k]['judged']}"
+                              if k in cells else "" for k in kinds))
     return shown

@@ -42,8 +42,12 @@ def summarize_file(path: Path, **kwargs: Any) -> dict[str, Any]:
     return summarize(load(path), **kwargs)
 
 
-def _passed(row: dict[str, Any]) -> bool:
+def passed(row: dict[str, Any]) -> bool:
+    """A row that passed: it scored 1.0 (and the judge did not fail)."""
     return row["score"] == 1.0 and row["verdict"] != "SE"
+
+
+_passed = passed  # the name judgebox.report imported first
 
 
 def _failed_by_judge(row: dict[str, Any]) -> bool:
@@ -51,10 +55,10 @@ def _failed_by_judge(row: dict[str, Any]) -> bool:
 
 
 def _kind(kind: str, rows: list[dict[str, Any]]) -> dict[str, Any]:
-    passed = sum(map(_passed, rows))
+    passes = sum(map(passed, rows))
     infra = sum(map(_failed_by_judge, rows))
     out: dict[str, Any] = {
-        "judged": len(rows), "passed": passed, "rejected": len(rows) - passed - infra, "judge_failures": infra,
+        "judged": len(rows), "passed": passes, "rejected": len(rows) - passes - infra, "judge_failures": infra,
         "verdicts": dict(Counter(str(r["verdict"]) for r in rows).most_common()),
         "case_verdicts": dict(Counter(c[0] for r in rows for c in r["cases"]).most_common()),
         "problems": len({r["id"] for r in rows}),
@@ -63,18 +67,20 @@ def _kind(kind: str, rows: list[dict[str, Any]]) -> dict[str, Any]:
         per_problem: dict[str, list[int]] = defaultdict(lambda: [0, 0])
         for row in rows:
             per_problem[row["id"]][0] += 1
-            per_problem[row["id"]][1] += _passed(row)
+            per_problem[row["id"]][1] += passed(row)
         out["pass_at_k"] = pass_at_ks(tuple(v) for v in per_problem.values())
     return out
 
 
 def _breakdown(rows: list[dict[str, Any]], field: str) -> dict[str, dict[str, dict[str, int]]]:
-    """``{value: {kind: {"judged", "passed"}}}``: per language or per source."""
-    table: dict[str, dict[str, dict[str, int]]] = defaultdict(lambda: defaultdict(lambda: {"judged": 0, "passed": 0}))
+    """``{value: {kind: {"judged", "passed", "rejected"}}}``: per language or per source."""
+    table: dict[str, dict[str, dict[str, int]]] = defaultdict(
+        lambda: defaultdict(lambda: {"judged": 0, "passed": 0, "rejected": 0}))
     for row in rows:
         cell = table[str(row.get(field) or "?")][row["kind"]]
         cell["judged"] += 1
-        cell["passed"] += _passed(row)
+        cell["passed"] += passed(row)
+        cell["rejected"] += not passed(row) and not _failed_by_judge(row)
     return {name: dict(kinds) for name, kinds in sorted(table.items())}
 
 
