@@ -204,3 +204,38 @@ def test_the_verl_profile_does_not_pay_an_empty_program_on_an_interactive_proble
     data = {"inputs": ["777\n"], "outputs": [""], "interactor": program("guess_interactor.py")}
     score, _metadata = judgebox.verl.compute_score(None, None, 256, "```python\npass\n```", data, True, 10, "verl")
     assert score == 0.0
+
+
+# -- checker programs: a FAIL of testlib's own that the output provokes ----------------------------------
+
+# testlib's readInts(size) FAILs on a negative size (InStream::quit(_fail), on whichever stream): a checker
+# that reads the participant's count unranged hands that FAIL to the participant's output.
+COUNT_THEN_ITEMS_CHECKER = """
+#include "testlib.h"
+int main(int argc, char *argv[]) {
+    registerTestlibCmd(argc, argv);
+    int want = ans.readInt();
+    int k = ouf.readInt();
+    std::vector<int> items = ouf.readInts(k);
+    if (k != want) quitf(_wa, "expected %d items, found %d", want, k);
+    quitf(_ok, "%d items", k);
+}
+"""
+
+
+@pytest.mark.slow  # compiles testlib.h (about 15 s)
+@pytest.mark.xfail(strict=True, reason="known gap: testlib's FAIL is SE unconditionally now, so an output "
+                                       "that makes testlib itself FAIL (readInts of a negative count the "
+                                       "output chose) buys a masked SE; before, the answer's clean run "
+                                       "blamed the output (WA)")
+def test_a_testlib_fail_the_output_provokes_is_not_se():
+    import judgebox
+    from judgebox.sandbox.config import SandboxConfig
+    from special_judges import find_testlib
+
+    data = {"inputs": ["1\n"], "outputs": ["1\n5\n"],
+            "checker": {"language": "cpp", "code": COUNT_THEN_ITEMS_CHECKER}}
+    with judgebox.Judge(SandboxConfig(testlib=find_testlib()), slots=1) as judge:
+        assert judge.judge("print(1)\nprint(5)", data).verdict is Verdict.AC  # the checker works
+        result = judge.judge("print(-1)", data)
+    assert result.cases[0].verdict is not Verdict.SE, result.cases[0].message
