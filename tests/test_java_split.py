@@ -186,6 +186,18 @@ def test_a_java_assert_in_the_tests_fires(judge):
     assert judge.judge(program, [Case.asserts(right)], language="java", limits=LIMITS).verdict is Verdict.AC
 
 
+def test_the_programs_side_has_the_libraries_and_its_asserts_on(judge):
+    """As in a single Java run: org.javatuples on the class path, and the program's own assert fires (RE)."""
+    program = ("import org.javatuples.Pair;\n"
+               "class Solution { public int sum(int a, int b) { Pair<Integer, Integer> p = Pair.with(a, b);\n"
+               "  assert a >= 0 : \"negative\"; return p.getValue0() + p.getValue1(); } }")
+    tests = "public class Main { public static void main(String[] a) { assert new Solution().sum(%s) == %s; } }"
+    passed = judge.judge(program, [Case.asserts(tests % ("2, 3", "5"))], language="java", limits=LIMITS)
+    assert passed.verdict is Verdict.AC, (passed.message, passed.cases[0].stderr[-2000:] if passed.cases else "")
+    fired = judge.judge(program, [Case.asserts(tests % ("-2, 3", "1"))], language="java", limits=LIMITS)
+    assert fired.verdict is not Verdict.AC and "negative" in fired.cases[0].stderr + fired.cases[0].message
+
+
 def test_a_program_that_does_not_compile_is_a_compile_error(judge):
     result = judge.judge("class Solution { int f( }", [Case.asserts(VALUES_TESTS)], language="java", limits=LIMITS)
     assert result.verdict is Verdict.CE

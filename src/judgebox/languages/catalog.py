@@ -36,7 +36,7 @@ TRANSPILE_TS = (  # a command template: JavaScript's own braces are doubled
 # The libraries SandboxFusion's images ship that its datasets' programs use, from Debian's packages
 # (scripts/setup.sh). All live under /usr, which the sandbox reads; each runtime is told where below.
 PYTHON_LIBRARIES = ("sortedcontainers", "numpy", "scipy", "pandas", "sympy", "networkx")
-JAVA_LIBRARIES = "/usr/share/java/javatuples.jar"  # org.javatuples (MultiPL-E's and CRUXEval-X's Java import it)
+JAVA_LIBRARIES = java_split.LIBRARIES  # org.javatuples, on both sides of the assert harness too
 PROBE_PYTHON = ("import importlib\nfor name in " + repr(PYTHON_LIBRARIES) + ":\n"
                 "    try:\n        print(name, importlib.import_module(name).__version__)\n"
                 "    except ImportError:\n        pass")

@@ -40,7 +40,7 @@ the description into stub source), ``stubs`` (the tests' generated view of the p
 """
 
 from .builds import split_asserts
-from .jvm import launcher
+from .jvm import LIBRARIES, launcher
 from .stubs import imports, stubs
 
-__all__ = ["imports", "launcher", "split_asserts", "stubs"]
+__all__ = ["LIBRARIES", "imports", "launcher", "split_asserts", "stubs"]

@@ -22,6 +22,7 @@ from .jvm import (
     JAVAC,
     JVM_FLAGS,
     LAUNCHER_MARK,
+    LIBRARIES,
     PROGRAM_ARGV,
     SOURCES,
     TESTS_ARGV,
@@ -111,8 +112,9 @@ def _build_program(toolbox: Toolbox, program: str) -> tuple[Build, bytes]:
         return runtime, b""
     files = {"Main.java": program, **_side(runtime, tests_side=False),
              **{p: d for p, d in runtime.items() if "JudgeboxServer" in p}}
-    script = (f"cd /tmp && {JAVAC} -cp classes Main.java && {zip_command('main.jar')} && {{ " + JAVA + " " +
-              " ".join(JVM_FLAGS) + " -cp classes judgebox.JudgeboxServer --describe classes > describe.txt"
+    script = (f"cd /tmp && {JAVAC} -cp classes:{LIBRARIES} Main.java && {zip_command('main.jar')} && {{ " + JAVA +
+              " " + " ".join(JVM_FLAGS) + f" -cp classes:{LIBRARIES} judgebox.JudgeboxServer --describe classes"
+              " > describe.txt"
               " 2>/dev/null; true; }")
     built, fetched = _sandboxed_build(toolbox, files, script, "main.jar", ("describe.txt",))
     return built, fetched.get("describe.txt", b"")[:MAX_DESCRIPTION]
@@ -127,7 +129,8 @@ def _tests_side(toolbox: Toolbox, stub_source: str, tests: str) -> Build:
             return runtime
         files = {"Main.java": "import judgebox.JudgeboxStubs.*;\n" + tests,
                  "judgebox/JudgeboxStubs.java": stub_source, **_side(runtime, tests_side=True)}
-        script = f"cd /tmp && {JAVAC} -cp classes Main.java judgebox/JudgeboxStubs.java && {zip_command('tests.jar')}"
+        script = (f"cd /tmp && {JAVAC} -cp classes:{LIBRARIES} Main.java judgebox/JudgeboxStubs.java"
+                  f" && {zip_command('tests.jar')}")
         return _sandboxed_build(toolbox, files, script, "tests.jar")[0]
 
     return toolbox.cache.get_or_build(key, build)

@@ -16,6 +16,9 @@ SOURCES = {name: (HARNESS / name).read_text(encoding="utf-8")
 VERSION = hashlib.sha256("\0".join(SOURCES[n] for n in sorted(SOURCES)).encode()).hexdigest()
 
 JAVA = "/usr/bin/java"
+# The libraries both sides find as a single Java run does (org.javatuples: MultiPL-E's and CRUXEval-X's Java
+# import it), from Debian's packages (scripts/setup.sh).
+LIBRARIES = "/usr/share/java/javatuples.jar"
 JVM_FLAGS = ("--add-opens=java.base/java.io=ALL-UNNAMED",  # the channel's FileDescriptor (JudgeboxWire)
              "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:-UsePerfData", "-Xshare:auto", "-Xss64m")
 JAVAC = ("/usr/bin/javac -encoding UTF-8 -nowarn -J-XX:+UseSerialGC -J-XX:TieredStopAtLevel=1"
@@ -23,11 +26,13 @@ JAVAC = ("/usr/bin/javac -encoding UTF-8 -nowarn -J-XX:+UseSerialGC -J-XX:Tiered
 # The program's JVM runs under a shell that, once it ended, sends its status to the tests' side (a frame of
 # 'Q' and the status byte), which exits with it (no pass): System.exit(0) leaves the run with status 0 as
 # it would in one process. The program may forge or suppress that frame: it decides only a failing exit code.
-PROGRAM_ARGV = ("/bin/sh", "-c", " ".join((JAVA, *JVM_FLAGS, "-XX:MaxRAMPercentage=50", "-cp", "/proc/self/fd/5",
+# -ea as in a single Java run (languages/catalog.py): the program's own asserts are its author's checks.
+PROGRAM_ARGV = ("/bin/sh", "-c", " ".join((JAVA, *JVM_FLAGS, "-ea", "-XX:MaxRAMPercentage=50",
+                                         "-cp", "/proc/self/fd/5:" + LIBRARIES,
                                          "judgebox.JudgeboxServer")) +
                 '; s=$?; printf "\\\\000\\\\000\\\\000\\\\002Q\\\\$(printf %03o $s)" >&7')
 TESTS_ARGV = (JAVA, *JVM_FLAGS, "-ea", "-XX:+DisableAttachMechanism", "-XX:MaxRAMPercentage=25",
-              "-cp", "/proc/self/fd/6", "judgebox.JudgeboxRt")
+              "-cp", "/proc/self/fd/6:" + LIBRARIES, "judgebox.JudgeboxRt")
 ENV = dict(RUN_ENV)
 # a jar of a folder's files, by the sandbox's own Python (a fraction of the jar tool's start-up); the jar
 # tool where that Python is not there
