@@ -17,8 +17,7 @@ from typing import Any
 
 from ..scoring.results import load
 from ..scoring.samples import pass_at_ks
-from ..scoring.summary import _passed as passed
-from ..scoring.summary import summarize
+from ..scoring.summary import passed, summarize
 from . import svg
 from .svg import text
 
