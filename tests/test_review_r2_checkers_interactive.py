@@ -195,15 +195,12 @@ def test_a_fail_for_beating_the_jury_is_not_wa(judge):
     assert result.cases[0].verdict is Verdict.SE, result.cases[0].message
 
 
-@pytest.mark.xfail(strict=True, reason="known gap: profile='verl' reads only inputs and outputs, so an "
-                                       "interactive problem's outputs (empty) make an empty program score 1.0; "
-                                       "the interactor is ignored, not refused")
 def test_the_verl_profile_does_not_pay_an_empty_program_on_an_interactive_problem():
     import judgebox.verl
 
     data = {"inputs": ["777\n"], "outputs": [""], "interactor": program("guess_interactor.py")}
-    score, _metadata = judgebox.verl.compute_score(None, None, 256, "```python\npass\n```", data, True, 10, "verl")
-    assert score == 0.0
+    score, metadata = judgebox.verl.compute_score(None, None, 256, "```python\npass\n```", data, True, 10, "verl")
+    assert score == 0.0 and "interactive" in metadata[0]["error"]
 
 
 # -- checker programs: a FAIL of testlib's own that the output provokes ----------------------------------

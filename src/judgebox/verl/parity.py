@@ -275,6 +275,11 @@ def compute_score(sandbox_fusion_url: str | None, concurrent_semaphore: Any, mem
             test_cases.setdefault("outputs", [None] * len(test_cases["assert_case"]))
         elif not test_cases or "inputs" not in test_cases or "outputs" not in test_cases:
             return 0.0, [{"error": "Invalid test_cases structure (missing inputs/outputs)"}]
+        if test_cases.get("interactor") is not None:
+            # verl compares stdout with the outputs, which an interactive problem leaves empty: an empty
+            # program would score 1.0. Such a problem is judged by profile "judgebox" only.
+            return 0.0, [{"error": "an interactive problem (interactor) cannot be judged by profile 'verl'; "
+                                   "use profile 'judgebox'"}]
         language = sandbox_language(test_cases.get("language", "python"))
         results, metadata = check_correctness(sandbox_fusion_url, test_cases, solution, timeout,
                                               memory_limit_mb, language, concurrent_semaphore)
