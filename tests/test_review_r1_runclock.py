@@ -1,16 +1,17 @@
 """Review (issue 10, round 1): /run_code's wall-clock ``run_timeout`` (``Limits.run_time``, counted by
-``sandbox/inside/runclock.py``: real time less the run's tasks' ``run_delay``) can be stopped by the program
-for almost no CPU.
+``sandbox/inside/runclock.py``: real time less the run's tasks' ``run_delay``) could be stopped by the program
+for almost no CPU; the clock now remembers the tasks it lost sight of, and this is the regression test.
 
-The clock forgives, per reading, the growth of each task's ``run_delay`` since the previous reading, and a
+The clock forgave, per reading, the growth of each task's ``run_delay`` since the previous reading, and a
 task it did not see at the previous reading is taken as new: its whole ``run_delay`` counts. A process made
 non-dumpable vanishes from the zygote's ``/proc`` (hidepid=invisible) and, made dumpable again, reappears
 with all the waiting it ever did. So a program banks waiting once (a few processes queued behind each
 other on one CPU for a second: well under a second of CPU), then lets those processes vanish and reappear
-over and over: every reappearance is forgiven its whole bank again, and the clock stands still. The hostile
-battery's ``runclock_reappear.py`` shows it through ``judge()`` (4.3 s under ``run_time=0.5``); here the
-program earns SandboxFusion's ``Success`` from a real ``judgebox serve`` after sleeping 4 s under ``run_timeout=2``
-(it may run until the wall-clock backstop, ``2 * run_timeout + 1``, is near).
+over and over: every reappearance was forgiven its whole bank again, and the clock stood still (measured before the fix:
+4.0 s of sleep under ``run_timeout=2`` came back ``Success``, 6 runs of 6; after it, TLE at about 3.8 s:
+the banking itself is real waiting, forgiven by design). The hostile
+battery's ``runclock_reappear.py`` shows it through ``judge()``. A residue remains: the first such run on a
+fresh ``judgebox serve`` of two workers still finishes (a strict xfail below); the cause is not known yet.
 """
 
 from __future__ import annotations
@@ -36,8 +37,12 @@ def test_the_same_sleep_without_the_trick_times_out(server):
     assert body["run_result"]["status"] == "TimeLimitExceeded", body
 
 
-@pytest.mark.xfail(strict=True, reason="known gap: a task that vanishes from the zygote's /proc (non-dumpable) and"
-                   " reappears is counted as new, so its whole run_delay is forgiven again at every reappearance")
-def test_vanishing_and_reappearing_processes_do_not_stop_the_clock(server):
-    body = run_code(server, BANK_AND_HIDE, run_timeout=2)
+@pytest.mark.xfail(strict=True, reason="known gap: on a fresh two-slot server the first such run still stops the"
+                   " clock (measured after the fix: the first run of 5 fresh servers of two workers came back Success"
+                   " after 4.0 s under run_timeout=2; later runs, and one-worker servers, TLE at about 3.8 s)")
+def test_the_first_run_of_a_fresh_two_slot_server_is_timed_out_too():
+    from conftest import Server
+
+    with Server("--workers", "2") as fresh:
+        body = run_code(fresh, BANK_AND_HIDE, run_timeout=2)
     assert body["run_result"]["status"] == "TimeLimitExceeded", body
