@@ -170,6 +170,26 @@ def test_language_filter(capsys: pytest.CaptureFixture[str]) -> None:
     assert list(summary["by_language"]) == ["cpp"]
 
 
+def test_verl_preset_scores_as_verl_and_extracts_by_its_rule(capsys: pytest.CaptureFixture[str]) -> None:
+    status, summary, err = score(capsys, str(FIXTURES / "humaneval.jsonl"), "--samples",
+                                 str(FIXTURES / "full_samples.jsonl"), "--preset", "verl")
+    assert status == 0, err
+    # verl's rule takes the fenced block too; the two completions without a fence have no code block for
+    # verl (0, unrun), where the judgebox preset ran them (WA, CE)
+    assert summary["kinds"]["sample"]["verdicts"] == {"AC": 1, "invalid": 2}
+
+
+@pytest.mark.parametrize("scheme", ["judgebox", "http"])
+def test_a_server_backend_judges_the_same(capsys: pytest.CaptureFixture[str], scheme: str) -> None:
+    from conftest import Server
+
+    with Server("--workers", "1") as server:
+        backend = f"judgebox://127.0.0.1:{server.port}" if scheme == "judgebox" else server.url + "/run_code"
+        status, summary, err = score(capsys, str(FIXTURES / "codecontests.jsonl"), "--backend", backend)
+    assert status == 0, err
+    assert kinds(summary) == {"right": (2, 2, 0), "wrong": (1, 0, 1)}
+
+
 # -- bad data ------------------------------------------------------------------------------------------
 
 def test_bad_records_are_named_on_stderr_and_the_rest_judged(capsys: pytest.CaptureFixture[str]) -> None:

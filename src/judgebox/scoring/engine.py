@@ -24,6 +24,9 @@ from .samples import Completion
 # verl's results for a case, as verdicts (its scorer has no finer ones)
 VERL_RESULTS = {True: "AC", False: "WA", -1: "SE", -2: "RE", -3: "TLE", -4: "CE"}
 NO_CODE = "invalid"  # the verdict of a completion with nothing to run (no code block)
+# CPU seconds a case runs under unless its test data says otherwise (time_limit): verl's default timeout,
+# under every preset, so that presets differ only in their rules
+CPU_TIME_LIMIT = parity.DEFAULT_TIMEOUT
 
 
 @dataclass(frozen=True)
@@ -92,14 +95,15 @@ def judge_item(item: Item, preset: str, backend: str | None) -> dict[str, Any]:
     if item.code is None or item.refusal:
         return row | {"score": 0.0, "verdict": NO_CODE, "error": item.refusal, "cases": [], "seconds": 0.0}
     if preset == "verl":
-        results, metadata = parity.check_correctness(backend, item.test_cases, item.code, parity.DEFAULT_TIMEOUT,
+        results, metadata = parity.check_correctness(backend, item.test_cases, item.code, CPU_TIME_LIMIT,
                                                      1024, parity.sandbox_language(item.language))
         cases = [[VERL_RESULTS.get(r, "SE"), _rounded(m.get("duration"))] for r, m in zip(results, metadata)]
         score = sum(r is True for r in results) / len(results) if results else 0.0
         verdict = next((c[0] for c in cases if c[0] == "SE"), next((c[0] for c in cases if c[0] != "AC"), "AC"))
         error = next((str(m["error"]) for m in metadata if m.get("error")), "")
     else:
-        scored = scoring.judge_code(backend, None, None, item.code, item.test_cases, item.language, preset=preset)
+        scored = scoring.judge_code(backend, None, None, item.code, item.test_cases, item.language,
+                                    timeout=CPU_TIME_LIMIT, preset=preset)
         cases = [[m["verdict"], _rounded(m["duration"])] for m in scored.metadata if "verdict" in m]
         score, verdict, error = scored.score, scored.verdict, scored.error
     return row | {"score": score, "verdict": verdict, "error": error, "cases": cases,

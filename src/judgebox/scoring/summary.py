@@ -47,8 +47,6 @@ def passed(row: dict[str, Any]) -> bool:
     return row["score"] == 1.0 and row["verdict"] != "SE"
 
 
-_passed = passed  # the name judgebox.report imported first
-
 
 def _failed_by_judge(row: dict[str, Any]) -> bool:
     return row["verdict"] == "SE"
