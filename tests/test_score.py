@@ -196,14 +196,15 @@ def test_bad_records_are_named_on_stderr_and_the_rest_judged(capsys: pytest.Capt
     status, summary, err = score(capsys, str(FIXTURES / "bad_records.jsonl"))
     assert status == 1
     assert kinds(summary) == {"right": (1, 1, 0), "wrong": (1, 0, 1)}
-    assert summary["bad_records"] == 5
+    assert summary["bad_records"] == 6
     lines = err.splitlines()
-    assert len(lines) == 5
+    assert len(lines) == 6
     assert "line 2" in lines[0] and "invalid JSON" in lines[0]
     assert "id string/3" in lines[1] and "'solutions'" in lines[1] and "list of programs" in lines[1]
     assert "id nocases/4" in lines[2] and "'test_cases'" in lines[2] and "missing" in lines[2]
     assert "id extra/5" in lines[3] and "'solution'" in lines[3] and "not a field" in lines[3]
     assert "id empty/6" in lines[4] and "--samples" in lines[4]
+    assert "id badcases/7" in lines[5] and "'test_cases'" in lines[5] and "the judge can run" in lines[5]
 
 
 def test_samples_naming_no_problem_are_bad_records(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

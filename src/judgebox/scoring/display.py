@@ -47,6 +47,8 @@ def show(summary: dict[str, Any], title: str, out: Console) -> None:
     top.add_row(f"{summary['judged']} programs judged, {summary['cases']} test cases"
                 + (f" in {seconds:.1f} s{rate}" if seconds is not None else ""))
     out.print(top)
+    if not summary["kinds"]:
+        return
 
     verdicts = Table(title="verdicts")
     verdicts.add_column("kind")

@@ -95,8 +95,12 @@ def judge_item(item: Item, preset: str, backend: str | None) -> dict[str, Any]:
     if item.code is None or item.refusal:
         return row | {"score": 0.0, "verdict": NO_CODE, "error": item.refusal, "cases": [], "seconds": 0.0}
     if preset == "verl":
-        results, metadata = parity.check_correctness(backend, item.test_cases, item.code, CPU_TIME_LIMIT,
-                                                     1024, parity.sandbox_language(item.language))
+        try:
+            results, metadata = parity.check_correctness(backend, item.test_cases, item.code, CPU_TIME_LIMIT,
+                                                         1024, parity.sandbox_language(item.language))
+        except (TypeError, ValueError, KeyError, AttributeError) as exc:  # test data verl's scorer cannot read
+            return row | {"score": 0.0, "verdict": NO_CODE, "error": f"invalid test cases: {exc!r}", "cases": [],
+                          "seconds": 0.0}
         cases = [[VERL_RESULTS.get(r, "SE"), _rounded(m.get("duration"))] for r, m in zip(results, metadata)]
         score = sum(r is True for r in results) / len(results) if results else 0.0
         verdict = next((c[0] for c in cases if c[0] == "SE"), next((c[0] for c in cases if c[0] != "AC"), "AC"))

@@ -29,6 +29,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from ..cases import load_problem
+from ..errors import JudgeboxError
+
 
 class BadRecord(Exception):
     """A record that cannot be judged: where it is, which field, what was expected."""
@@ -61,6 +64,7 @@ class Format:
     marks: frozenset[str]  # all present: the record is in this format
     keys: frozenset[str]  # every key the format may carry
     build: Callable[[Mapping[str, Any], str], Problem] = field(repr=False)
+    cases_field: str = "test_cases"  # where its test cases are, for messages
 
 
 def _text(record: Mapping[str, Any], key: str, where: str) -> str:
@@ -233,25 +237,27 @@ FORMATS: tuple[Format, ...] = (
            frozenset({"id", "source", "language", "prompt", "test_cases", "solutions", "wrong_solutions", "meta"}),
            _judgebox),
     Format("verl", frozenset({"data_source", "reward_model"}),
-           frozenset({"data_source", "prompt", "ability", "reward_model", "extra_info"}), _verl),
+           frozenset({"data_source", "prompt", "ability", "reward_model", "extra_info"}), _verl,
+           "reward_model.ground_truth"),
     Format("humaneval", frozenset({"task_id", "prompt", "test", "entry_point"}),
            frozenset({"task_id", "prompt", "canonical_solution", "test", "entry_point", "contract", "base_input",
-                      "plus_input", "atol", "assertion"}), _humaneval),
+                      "plus_input", "atol", "assertion"}), _humaneval, "test"),
     Format("mbpp", frozenset({"task_id", "code", "test_list"}),
            frozenset({"task_id", "text", "prompt", "code", "test_list", "test_setup_code", "challenge_test_list",
-                      "test_imports", "source_file"}), _mbpp),
+                      "test_imports", "source_file"}), _mbpp, "test_list"),
     Format("apps", frozenset({"problem_id", "input_output"}),
            frozenset({"id", "problem_id", "question", "solutions", "input_output", "difficulty", "url",
-                      "starter_code"}), _apps),
+                      "starter_code"}), _apps, "input_output"),
     Format("codecontests", frozenset({"name", "public_tests"}),
            frozenset({"name", "description", "public_tests", "private_tests", "generated_tests", "source",
                       "difficulty", "solutions", "incorrect_solutions", "cf_contest_id", "cf_index", "cf_points",
                       "cf_rating", "cf_tags", "is_description_translated", "untranslated_description",
-                      "time_limit", "memory_limit_bytes", "input_file", "output_file"}), _codecontests),
+                      "time_limit", "memory_limit_bytes", "input_file", "output_file"}), _codecontests,
+           "public_tests"),
     Format("livecodebench", frozenset({"question_id", "public_test_cases"}),
            frozenset({"question_title", "question_content", "platform", "question_id", "contest_id",
                       "contest_date", "starter_code", "difficulty", "public_test_cases", "private_test_cases",
-                      "metadata"}), _livecodebench),
+                      "metadata"}), _livecodebench, "public_test_cases"),
 )
 
 
@@ -266,9 +272,14 @@ def to_problem(record: Any, where: str) -> Problem:
                 raise BadRecord(where, unknown[0], f"not a field of the {form.name} format "
                                                    f"(known: {', '.join(sorted(form.keys))})")
             try:
-                return replace(form.build(record, where), where=where)
+                problem = replace(form.build(record, where), where=where)
             except (KeyError, TypeError, ValueError, AttributeError) as exc:
                 raise BadRecord(where, "(record)", f"not a valid {form.name} record: {exc!r}") from None
+            try:  # the judge's own reading of the test cases, so bad ones are the record's error, found now
+                load_problem(problem.test_cases)
+            except JudgeboxError as exc:
+                raise BadRecord(where, form.cases_field, f"expected test cases the judge can run: {exc}") from None
+            return problem
     closest = max(FORMATS, key=lambda f: len(f.marks & record.keys()))
     if closest.marks & record.keys():
         missing = sorted(closest.marks - record.keys())
