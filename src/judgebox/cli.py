@@ -104,11 +104,10 @@ def _score(args: argparse.Namespace) -> int:
 
 def _write_report(args: argparse.Namespace, results: Path) -> None:
     from . import report
-    from .types import Limits
-    from .verl.parity import DEFAULT_TIMEOUT
+    from .scoring.engine import CPU_TIME_LIMIT  # what every case ran under, whatever the preset
 
-    limit = DEFAULT_TIMEOUT if args.preset == "verl" else Limits().cpu_time  # what the cases ran under by default
-    report.write_from_results(args.report, results, f"judgebox score {args.data.name} (preset {args.preset})", limit)
+    title = f"judgebox score {args.data.name} (preset {args.preset})"
+    report.write_from_results(args.report, results, title, CPU_TIME_LIMIT)
     console.print(f"report written to {args.report}", markup=False, highlight=False, soft_wrap=True)
 
 
