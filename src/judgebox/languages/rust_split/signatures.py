@@ -14,15 +14,24 @@ Anything else (generics, lifetimes, ``impl``/``dyn``, references in results, ``a
 ``extern`` functions, methods, patterns as parameters) is a refusal with its reason. What the grammar
 says is only what the tests' side spells; if the program's names mean something else (its own ``type
 String = i32``), the program's side does not compile (CE), since it spells every type by its std path.
+
+The reader runs in the judge's process, so it is one pass over the tokens, which are never all held:
+of each top-level item only its head (the tokens before its body) is kept. Bounds, each a refusal with
+its reason (CE): MAX_SOURCE characters, MAX_TOKENS tokens (at most a couple of seconds of reading),
+MAX_HEAD tokens of a function's head.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import NamedTuple
 
 MAX_SOURCE = 4 << 20
 MAX_NESTING = 24
+MAX_TOKENS = 1 << 20  # a program's tokens: linear reading, at most a second or two of the judge's CPU
+MAX_HEAD = 4096  # tokens of an item kept before its body: a longer signature is refused
 INTS = ("i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16", "u32", "u64", "u128", "usize")
 SCALARS = frozenset((*INTS, "f32", "f64", "bool", "char"))
 GENERICS = {"Vec": ("::std::vec::Vec", 1), "VecDeque": ("::std::collections::VecDeque", 1),
@@ -41,94 +50,83 @@ class Unsupported(Exception):
     """A signature outside the grammar (the reason is the message)."""
 
 
-@dataclass(frozen=True)
-class Token:
+class Token(NamedTuple):
     kind: str  # ident, lifetime, literal, punct
     text: str
     start: int
     end: int
+    depth: int = 0  # how many brackets of the program enclose it (set by the reader, not the lexer)
 
 
-_PUNCT = ("::", "->", "=>", "..=", "...", "..")
-_IDENT = re.compile(r"(?:r#)?[A-Za-z_][A-Za-z0-9_]*")
-_NUMBER = re.compile(r"[0-9][0-9A-Za-z_]*(?:\.[0-9][0-9A-Za-z_]*)?")
-_RAW = re.compile(r"(?:br|cr|r)(#*)\"")
+# one alternative per kind of lexeme, in the order that decides between them (a raw string before an
+# identifier r, a char literal before a lifetime); a string's or comment's end is found apart
+_LEXEME = re.compile(r"""
+    (?P<space>\s+)
+  | (?P<line>//[^\n]*)
+  | (?P<block>/\*)
+  | (?P<raw>(?:br|cr|r)(?P<hashes>\#*)")
+  | (?P<string>[bc]?")
+  | (?P<char>b?'(?:[^\\'\n]|\\(?:x[0-9A-Fa-f]{2}|u\{[0-9A-Fa-f_]{1,8}\}|.))')
+  | (?P<lifetime>'(?:r\#)?[A-Za-z_][A-Za-z0-9_]*)
+  | (?P<ident>(?:r\#)?[A-Za-z_][A-Za-z0-9_]*)
+  | (?P<number>[0-9][0-9A-Za-z_]*(?:\.[0-9][0-9A-Za-z_]*)?)
+  | (?P<punct>::|->|=>|\.\.=|\.\.\.|\.\.|.)
+""", re.VERBOSE | re.DOTALL)
+_COMMENT_MARK = re.compile(r"/\*|\*/")
+_STRING_MARK = re.compile(r'\\.|"', re.DOTALL)
 
 
-def tokens(source: str) -> list[Token]:
-    """Rust's tokens, comments dropped; an unterminated comment, string or char is Unsupported."""
+def tokens(source: str) -> Iterator[tuple[str, str, int, int]]:
+    """Rust's tokens as (kind, text, start, end), comments dropped, one at a time (the reader keeps only
+    what it needs); an unterminated comment, string or char is Unsupported."""
     if len(source) > MAX_SOURCE:
         raise Unsupported("the program is too long")
-    out: list[Token] = []
     i, n = 0, len(source)
     while i < n:
-        c = source[i]
-        if c.isspace():
-            i += 1
-        elif source.startswith("//", i):
-            end = source.find("\n", i)
-            i = n if end < 0 else end
-        elif source.startswith("/*", i):
-            i = _block_comment(source, i)
-        elif raw := _RAW.match(source, i):
-            close = '"' + raw[1]
-            end = source.find(close, raw.end())
+        m = _LEXEME.match(source, i)
+        kind, start, i = m.lastgroup, i, m.end()
+        if kind in ("space", "line"):
+            continue
+        if kind == "block":
+            i = _block_comment(source, start)
+        elif kind == "raw":
+            close = '"' + m["hashes"]
+            end = source.find(close, i)
             if end < 0:
                 raise Unsupported("an unterminated raw string")
-            out.append(Token("literal", "", i, end + len(close)))
             i = end + len(close)
-        elif c == '"' or (c in "bc" and source.startswith('"', i + 1)):
-            end = _quoted(source, i + (0 if c == '"' else 1), '"')
-            out.append(Token("literal", "", i, end))
-            i = end
-        elif c == "'" or (c == "b" and source.startswith("'", i + 1)):
-            start = i + (0 if c == "'" else 1)
-            char = re.compile(r"'(?:[^\\'\n]|\\(?:x[0-9A-Fa-f]{2}|u\{[0-9A-Fa-f_]{1,8}\}|.))'").match(source, start)
-            if char:
-                out.append(Token("literal", "", i, char.end()))
-                i = char.end()
-            else:
-                life = _IDENT.match(source, start + 1)
-                if c == "b" or life is None:
-                    raise Unsupported("a malformed char literal")
-                out.append(Token("lifetime", "'" + life[0], i, life.end()))
-                i = life.end()
-        elif ident := _IDENT.match(source, i):
-            out.append(Token("ident", ident[0].removeprefix("r#"), i, ident.end()))
-            i = ident.end()
-        elif number := _NUMBER.match(source, i):
-            out.append(Token("literal", number[0], i, number.end()))
-            i = number.end()
+            yield "literal", "", start, i
+        elif kind == "string":
+            i = _quoted(source, i)
+            yield "literal", "", start, i
+        elif kind == "char":
+            yield "literal", "", start, i
+        elif kind == "lifetime":
+            yield "lifetime", m[0], start, i
+        elif kind == "ident":
+            yield "ident", m[0].removeprefix("r#"), start, i
+        elif kind == "number":
+            yield "literal", m[0], start, i
+        elif m[0] == "'":
+            raise Unsupported("a malformed char literal")
         else:
-            punct = next((p for p in _PUNCT if source.startswith(p, i)), c)
-            out.append(Token("punct", punct, i, i + len(punct)))
-            i += len(punct)
-    return out
+            yield "punct", m[0], start, i
 
 
 def _block_comment(source: str, i: int) -> int:
     depth = 0
-    while i < len(source):
-        if source.startswith("/*", i):
-            depth, i = depth + 1, i + 2
-        elif source.startswith("*/", i):
-            depth, i = depth - 1, i + 2
-            if depth == 0:
-                return i
-        else:
-            i += 1
+    for mark in _COMMENT_MARK.finditer(source, i):
+        depth += 1 if mark[0] == "/*" else -1
+        if depth == 0:
+            return mark.end()
     raise Unsupported("an unterminated comment")
 
 
-def _quoted(source: str, i: int, quote: str) -> int:
-    i += 1
-    while i < len(source):
-        if source[i] == "\\":
-            i += 2
-        elif source[i] == quote:
-            return i + 1
-        else:
-            i += 1
+def _quoted(source: str, i: int) -> int:
+    """The end of a string whose opening quote ends before ``i``."""
+    for mark in _STRING_MARK.finditer(source, i):
+        if mark[0] == '"':
+            return mark.end()
     raise Unsupported("an unterminated string")
 
 
@@ -157,57 +155,91 @@ class Item:
 
 
 def top_level(source: str) -> tuple[list[Function], dict[str, str], list[Item]]:
-    """The top-level functions of the grammar, the refused ones with why, and the items to rewrite."""
-    toks = tokens(source)
+    """The top-level functions of the grammar, the refused ones with why, and the items to rewrite.
+
+    One pass over the tokens, counting brackets. A top-level item ends at a ``;`` at the top level, or
+    at the ``}`` that closes its body; of an item that ends only at ``;`` (a ``use`` tree, a const's or
+    static's initializer) a ``}`` back at the top level is not the end. Of each item only its head is
+    kept (its tokens before its body, at most MAX_HEAD): all a signature, a ``use`` or a name needs."""
     functions: list[Function] = []
     refused: dict[str, str] = {}
     items: list[Item] = []
     uses: list[tuple[str, int, int]] = []  # (first path segment, start, end) of uses of other crates
     declared: set[str] = set()  # the program's own top-level names (a use of its own module stays)
-    depth, i = 0, 0
-    item_start = 0  # the index of the first token of the current top-level item
-    while i < len(toks):
-        t = toks[i]
-        if t.kind == "punct" and t.text in "([{":
+    depth = 0
+    head: list[Token] = []  # the current top-level item's first tokens, up to its body
+    in_head = True  # the current item's body has not begun
+    fn: tuple[int, Token] | None = None  # where its `fn` is in its head, and its name
+    previous = ""  # the token before, if it was an identifier at the top level
+
+    def signature() -> None:
+        index, name = fn
+        if name.text == "main":
+            items.append(Item("main", name.start, name.end))
+        elif len(head) >= MAX_HEAD:
+            refused[name.text] = f"its signature is longer than {MAX_HEAD} tokens"
+        else:
+            try:
+                functions.append(_function(head, index))
+            except Unsupported as exc:
+                refused[name.text] = str(exc)
+
+    for count, (kind, text, start, end) in enumerate(tokens(source)):
+        if count >= MAX_TOKENS:
+            raise Unsupported(f"the program has more than {MAX_TOKENS} tokens")
+        if in_head and len(head) < MAX_HEAD:
+            head.append(Token(kind, text, start, end, depth))
+        if kind == "ident":
+            if depth == 0 and previous:
+                if previous in DECLARING:
+                    declared.add(text)
+                if previous == "fn" and in_head and fn is None:
+                    fn = (len(head) - 2, Token(kind, text, start, end))
+            previous = text if depth == 0 else ""
+            continue
+        previous = ""
+        if kind != "punct":
+            continue
+        if text in "([{":
+            if depth == 0 and text == "{" and in_head:
+                in_head = False
+                if fn is not None:
+                    signature()
             depth += 1
-        elif t.kind == "punct" and t.text in ")]}":
+        elif text in ")]}":
             depth -= 1
             if depth < 0:
                 raise Unsupported("unbalanced brackets")
-            if depth == 0 and t.text == "}" and _ends_item(toks, item_start):
-                item_start = i + 1
-        elif depth == 0 and t.kind == "punct" and t.text == ";":
-            _foreign_use(toks, item_start, i, uses)
-            item_start = i + 1
-        elif depth == 0 and t.kind == "ident" and t.text == "fn" and i + 1 < len(toks) \
-                and toks[i + 1].kind == "ident":
-            name = toks[i + 1].text
-            if name == "main":
-                items.append(Item("main", toks[i + 1].start, toks[i + 1].end))
-            else:
-                try:
-                    functions.append(_function(toks, item_start, i))
-                except Unsupported as exc:
-                    refused[name] = str(exc)
-        if depth == 0 and t.kind == "ident" and t.text in DECLARING and i + 1 < len(toks) \
-                and toks[i + 1].kind == "ident":
-            declared.add(toks[i + 1].text)
-        i += 1
+            if depth == 0 and text == "}" and _ends_at_brace(head):
+                head, in_head, fn = [], True, None
+        elif depth == 0 and text == ";":
+            if in_head and fn is not None:
+                signature()
+            _foreign_use(head, end, uses)
+            head, in_head, fn = [], True, None
     if depth:
         raise Unsupported("unbalanced brackets")
+    if in_head and fn is not None:  # a signature the program ends in
+        signature()
     items += [Item("foreign-use", start, end) for crate, start, end in uses if crate not in declared]
     return functions, refused, items
 
 
-def _ends_item(toks: list[Token], start: int) -> bool:
-    """Whether a top-level ``}`` ends the item begun at ``start`` (a fn, mod, impl, struct... body; not
-    the braces of a ``use a::{b, c};`` or of a static's initializer)."""
-    head = {t.text for t in toks[start:start + 12] if t.kind == "ident"}
-    return not head & {"use", "static", "const", "let"} or "fn" in head
+def _ends_at_brace(head: list[Token]) -> bool:
+    """Whether a ``}`` back at the top level ends the item of this head: it does for an item with a body
+    (fn, mod, impl, struct, enum, trait, an extern block, a macro's definition or call); not for one that
+    ends at ``;`` only (use, const, static, type, extern crate), whose braces are a use tree or a value."""
+    words = [t.text for t in head if t.depth == 0 and t.kind == "ident"]
+    for k, word in enumerate(words):
+        if word in ("pub", "unsafe", "async", "default", "extern", "safe") or \
+                (word == "const" and words[k + 1:k + 2] in (["fn"], ["unsafe"], ["async"], ["extern"])):
+            continue  # a qualifier; the word after decides
+        return word not in ("use", "const", "static", "type", "crate")
+    return True
 
 
-def _foreign_use(toks: list[Token], start: int, end: int, uses: list[tuple[str, int, int]]) -> None:
-    words = [t for t in toks[start:end] if not (t.kind == "ident" and t.text == "pub")]
+def _foreign_use(head: list[Token], end: int, uses: list[tuple[str, int, int]]) -> None:
+    words = [t for t in head if not (t.kind == "ident" and t.text == "pub")]
     while words and words[0].text == "#":  # attributes before the item
         words = words[_after_attribute(words):]
     if len(words) >= 2 and words[0].text == "use":
@@ -217,7 +249,7 @@ def _foreign_use(toks: list[Token], start: int, end: int, uses: list[tuple[str, 
     else:
         return
     if crate not in STD_CRATES and crate != "{":
-        uses.append((crate, toks[start].start, toks[end].end))
+        uses.append((crate, head[0].start, end))
 
 
 def _after_attribute(words: list[Token]) -> int:
@@ -232,8 +264,9 @@ def _after_attribute(words: list[Token]) -> int:
     return len(words)
 
 
-def _function(toks: list[Token], start: int, fn: int) -> Function:
-    qualifiers = [t.text for t in toks[start:fn] if t.kind == "ident"]
+def _function(toks: list[Token], fn: int) -> Function:
+    """The function whose head is ``toks``, its ``fn`` at ``fn``."""
+    qualifiers = [t.text for t in toks[:fn] if t.kind == "ident" and t.depth == 0]
     for word in ("async", "unsafe", "extern"):
         if word in qualifiers:
             raise Unsupported(f"it is {word}")
