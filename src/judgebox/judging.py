@@ -176,6 +176,8 @@ def _refuse_programs(checking: checkers.Checking, interactor: Any, cases: tuple[
         raise UnknownChecker("an interactive problem is judged by its interactor; it takes no checker program")
     if any(case.kind != "stdio" for case in cases):
         raise InvalidCases("an interactive problem's cases are inputs for its interactor (stdio cases)")
+    if any(case.io == "file" for case in cases):
+        raise InvalidCases("an interactive problem talks on stdin and stdout: it has no input_mode \"file\"")
 
 
 def _settle_checked(result: Future[CaseResult], outcome: RunOutcome, limits: Limits,

@@ -7,6 +7,8 @@ language's two-process harness (``languages/split.py``).
 
 from __future__ import annotations
 
+import base64
+import dataclasses
 import json
 from concurrent.futures import Future
 
@@ -19,7 +21,7 @@ from .languages.spec import LanguageSpec
 from .languages.split import Toolbox
 from .sandbox.outcome import RunOutcome
 from .sandbox.slot import Command, PythonProgram
-from .types import Case, Limits, Submission
+from .types import FILE_INPUT, FILE_OUTPUT, Case, Limits, Submission
 
 
 class Programs:
@@ -32,6 +34,8 @@ class Programs:
     def check(submission: Submission) -> None:
         """Refuse cases the language cannot take, before anything runs."""
         spec = languages.get(submission.language)
+        if any(case.io == "file" and case.kind != "stdio" for case in submission.cases):
+            raise InvalidCases("only stdio cases take their input from input.txt and write output.txt")
         if spec.runner == "python-fork":
             return
         kinds = {case.kind for case in submission.cases}
@@ -53,8 +57,8 @@ class Programs:
         spec = languages.get(submission.language)
         self.check_language(spec)
         if spec.runner == "python-fork":
-            return [self.pool.submit(_python_job(submission.code, case), case.stdin,
-                                     case.limits or submission.limits) for case in submission.cases]
+            return [self.pool.submit(_in_file_mode(_python_job(submission.code, case), case), _stdin(case),
+                                     case.limits or submission.limits, _files(case)) for case in submission.cases]
         source = spec.source_for(submission.code)
         return [self._run_built(spec, source, case, _floor(spec, case.limits or submission.limits))
                 for case in submission.cases]
@@ -85,8 +89,8 @@ class Programs:
             done: Future[RunOutcome] = Future()
             done.set_result(RunOutcome(compile_error=built.compile_error, system_error=built.system_error))
             return done
-        job = Command(spec.command(spec.run), environment(spec))
-        return self.pool.submit(job, case.stdin, limits, program=built.artifact)
+        job = _in_file_mode(Command(spec.command(spec.run), environment(spec)), case)
+        return self.pool.submit(job, _stdin(case), limits, _files(case), program=built.artifact)
 
 
     def _run_split(self, spec: LanguageSpec, source: str, case: Case, limits: Limits) -> Future[RunOutcome]:
@@ -114,6 +118,20 @@ def _python_job(code: str, case: Case) -> PythonProgram:
     if case.kind == "call":
         return PythonProgram(code, "call", fn_name=case.fn_name, args_json=json.dumps(list(case.args)))
     return PythonProgram(code)
+
+
+# A file-mode case (open-r1's Codeforces convention): its input is input.txt in the work folder, not stdin,
+# and the run's stdout is replaced by what it left in output.txt, so checkers see that file's content.
+def _stdin(case: Case) -> bytes:
+    return b"" if case.io == "file" else case.stdin
+
+
+def _files(case: Case) -> dict[str, str | None] | None:
+    return {FILE_INPUT: base64.b64encode(case.stdin).decode()} if case.io == "file" else None
+
+
+def _in_file_mode(job: Command | PythonProgram, case: Case) -> Command | PythonProgram:
+    return dataclasses.replace(job, output_file=FILE_OUTPUT) if case.io == "file" else job
 
 
 def _floor(spec: LanguageSpec, limits: Limits) -> Limits:

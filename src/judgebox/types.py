@@ -73,6 +73,8 @@ def _check_range(name: str, value: object, low: float, high: float) -> None:
 
 
 CaseKind = Literal["stdio", "call", "assert"]
+CaseIO = Literal["stdio", "file"]
+FILE_INPUT, FILE_OUTPUT = "input.txt", "output.txt"  # a file-mode case's files in the run's work folder
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +87,10 @@ class Case:
 
     Build them with :meth:`stdio`, :meth:`call` and :meth:`asserts`. ``limits`` overrides the
     submission's limits for this case only.
+
+    ``io="file"`` (a stdio case; open-r1's Codeforces ``input_mode: "file"``): the input is the file
+    ``input.txt`` in the run's work folder, stdin is empty, and the output checked is what the program
+    left in ``output.txt`` (none, or a link, is an empty output); what it wrote to stdout is not judged.
     """
 
     kind: CaseKind
@@ -95,15 +101,19 @@ class Case:
     expected_value: Any = None
     assert_code: str | None = None
     limits: Limits | None = None
+    io: CaseIO = "stdio"
 
     @classmethod
-    def stdio(cls, stdin: str | bytes, expected_output: str, limits: Limits | None = None) -> Case:
+    def stdio(cls, stdin: str | bytes, expected_output: str, limits: Limits | None = None,
+              io: CaseIO = "stdio") -> Case:
+        if io not in ("stdio", "file"):
+            raise InvalidCases(f'a stdio case\'s io is "stdio" or "file", got {io!r}')
         if not isinstance(stdin, (str, bytes)):
             raise InvalidCases(f"stdin must be str or bytes, got {type(stdin).__name__}")
         if not isinstance(expected_output, str):
             raise InvalidCases(f"expected output must be str, got {type(expected_output).__name__}")
         data = stdin.encode("utf-8", "surrogateescape") if isinstance(stdin, str) else stdin
-        return cls("stdio", stdin=data, expected_output=expected_output, limits=limits)
+        return cls("stdio", stdin=data, expected_output=expected_output, limits=limits, io=io)
 
     @classmethod
     def call(cls, fn_name: str, args: list[Any] | tuple[Any, ...], expected_value: Any,

@@ -21,7 +21,11 @@ key is an error, never ignored)::
 
 and open-r1's Codeforces fields: ``official_tests`` (``[{"input": ..., "output": ...}]``, instead of
 inputs/outputs), ``generated_checker`` (its Python checker: the ``codeforces-python`` protocol) and
-``input_mode`` (``"stdio"``; ``"file"``, input.txt/output.txt, is refused: judge cases here run on stdio).
+``input_mode``: ``"stdio"``, or ``"file"`` for problems that read ``input.txt`` and write ``output.txt``.
+In file mode every stdio case is ``io="file"`` (:class:`judgebox.Case`), as open-r1's Codeforces runner
+judges them: the input is ``input.txt`` in the work folder and stdin is empty; the output checked (by the
+checker, or a checker program) is what the program left in ``output.txt``, where a missing file is an
+empty output (so WA unless nothing was expected) and what went to stdout is not judged.
 """
 
 from __future__ import annotations
@@ -30,7 +34,7 @@ import ast
 import json
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from .. import checkers
@@ -95,8 +99,9 @@ def _problem(data: Mapping[str, Any], limits: Limits | None) -> Problem:
     if unknown:
         known = ", ".join(sorted(CASE_KEYS | SETTING_KEYS))
         raise InvalidCases(f"unknown test-data key {unknown[0]!r}; known: {known}")
-    if data.get("input_mode", "stdio") != "stdio":
-        raise InvalidCases(f"input_mode {data['input_mode']!r} is not supported: cases run on stdin and stdout")
+    io = data.get("input_mode", "stdio")
+    if io not in ("stdio", "file"):
+        raise InvalidCases(f'input_mode is "stdio" or "file" (input.txt and output.txt), got {io!r}')
     checker = data.get("checker")
     if data.get("generated_checker") is not None:
         if checker is not None:
@@ -110,7 +115,12 @@ def _problem(data: Mapping[str, Any], limits: Limits | None) -> Problem:
     language = data.get("language")
     if language is not None and not isinstance(language, str):
         raise InvalidCases(f"language must be a name, got {type(language).__name__}")
-    return Problem(_from_verl(data, limits), checker, interactor, _limit(data, "time_limit", float),
+    cases = _from_verl(data, limits)
+    if io == "file":
+        if any(case.kind != "stdio" for case in cases):
+            raise InvalidCases('input_mode "file" is for stdin/stdout cases (inputs and outputs)')
+        cases = tuple(replace(case, io="file") for case in cases)
+    return Problem(cases, checker, interactor, _limit(data, "time_limit", float),
                    _limit(data, "memory_limit", int), language)
 
 

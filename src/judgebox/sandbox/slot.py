@@ -46,6 +46,9 @@ class Command:
 
     argv: tuple[str, ...]
     env: dict[str, str] = field(default_factory=lambda: dict(RUN_ENV))
+    # A name in the work folder whose content, once the run has ended, is the run's stdout (bounded by the
+    # output cap as stdout is): a file-mode case's judged output.
+    output_file: str | None = None
 
 
 @dataclass(frozen=True)
@@ -99,6 +102,7 @@ class PythonProgram:
     test_code: str | None = None
     fn_name: str | None = None
     args_json: str = "[]"
+    output_file: str | None = None  # as Command's
 
 
 class FoldersUnavailable(Exception):
@@ -260,6 +264,8 @@ class Slot:
             if fetch:
                 fds["fetched"] = _memfd("fetched")
                 request["fetch"] = list(fetch)
+            if getattr(job, "output_file", None):
+                request["output_file"] = job.output_file
             borrowed = {"program": program}  # not ours to close
             if isinstance(job, InteractiveCommand):
                 borrowed["test"] = job.interactor.fd  # at Fd.TESTS, which no exec'd program keeps

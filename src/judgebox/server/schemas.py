@@ -127,11 +127,18 @@ class CaseModel(BaseModel):
     expected_value: Any = None
     assert_code: str | None = None
     limits: LimitsModel | None = None
+    io: Literal["stdio", "file"] = Field("stdio", description="file: stdin is input.txt, output.txt is judged")
 
     @field_validator("stdin", "assert_code")
     @classmethod
     def _is_text(cls, text: str | None, info: ValidationInfo) -> str | None:
         return _check_text(text, info.field_name or "text")
+
+    @model_validator(mode="after")
+    def _file_io_is_stdio(self) -> CaseModel:
+        if self.io == "file" and self.kind != "stdio":
+            raise ValueError('io "file" is for stdio cases')
+        return self
 
 
 class JudgeRequest(BaseModel):

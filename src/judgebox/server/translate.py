@@ -133,7 +133,7 @@ def cases_from(models: list[CaseModel]) -> list[Case]:
     for m in models:
         limits = limits_from(m.limits) if m.limits else None
         if m.kind == "stdio":
-            cases.append(Case.stdio(m.stdin, m.expected_output or "", limits))
+            cases.append(Case.stdio(m.stdin, m.expected_output or "", limits, m.io))
         elif m.kind == "call":
             cases.append(Case.call(m.fn_name or "", m.args, m.expected_value, limits))
         else:

@@ -280,6 +280,11 @@ def compute_score(sandbox_fusion_url: str | None, concurrent_semaphore: Any, mem
             # program would score 1.0. Such a problem is judged by profile "judgebox" only.
             return 0.0, [{"error": "an interactive problem (interactor) cannot be judged by profile 'verl'; "
                                    "use profile 'judgebox'"}]
+        if test_cases.get("input_mode", "stdio") != "stdio":
+            # verl gives the input on stdin and compares stdout: a problem that reads input.txt and writes
+            # output.txt would score 0 for its right solutions. Profile "judgebox" runs such problems.
+            return 0.0, [{"error": f"input_mode {test_cases['input_mode']!r} (input.txt/output.txt) cannot be "
+                                   "judged by profile 'verl'; use profile 'judgebox'"}]
         language = sandbox_language(test_cases.get("language", "python"))
         results, metadata = check_correctness(sandbox_fusion_url, test_cases, solution, timeout,
                                               memory_limit_mb, language, concurrent_semaphore)

@@ -235,19 +235,26 @@ class Zygote:
             cpu = max(0.0, (self.accounting.cpu_ns() - cpu0) / 1e9 - (_self_cpu() - self_cpu0))
         else:
             cpu = usage.ru_utime + usage.ru_stime
+        memory = max(usage.ru_maxrss * 1024, self.accounting.memory_peak() or 0)  # before the copies below
         if request.get("fetch"):
             # The fetched files' base64 lands in a memfd charged to the slot's cgroup: room is made for it
             # above the run's own limit, so what the caller asked to fetch never counts as the run's memory.
             budget = limits["returned_output_bytes"]  # fetched files are output returned to the caller
             self.accounting.allow_more(budget * 4 // 3 + (1 << 20))
             files.fetch(self.config["workdir"], request["fetch"], budget, named["fetched"], tops)
+        if request.get("output_file"):
+            # A file-mode case's judged output is its output file, read in place of stdout and bounded as
+            # stdout is: by the output cap (one byte more, so that a longer file reads as too long).
+            self.accounting.allow_more(limits["output_bytes"] + (1 << 20))
+            files.take_output(self.config["workdir"], request["output_file"], limits["output_bytes"] + 1,
+                              named["stdout"])
         retire = None
         try:
             self._wipe_workdir()
         except OSError as exc:  # the reply still stands; the judge replaces this slot before its next run
             retire = f"could not wipe the work folder: {exc}"
         return protocol.RunReply.wire(
-            wall=wall, cpu=cpu, memory=max(usage.ru_maxrss * 1024, self.accounting.memory_peak() or 0),
+            wall=wall, cpu=cpu, memory=memory,
             exit_code=exit_code, signal=os.WTERMSIG(status) if os.WIFSIGNALED(status) else None,
             stopped=stopped, oom=self.accounting.oom_killed(), started=protocol.STARTED in messages,
             notes=[m for m in messages if m.get("op") == "note"], retire=retire)
