@@ -206,7 +206,7 @@ def test_open_r1_codeforces_fields():
     ({"inputs": ["1"], "outputs": ["1"], "time_limit": 0}, "time_limit must be a positive number"),
     ({"inputs": ["1"], "outputs": ["1"], "time_limit": "2"}, "time_limit must be a positive number"),
     ({"inputs": ["1"], "outputs": ["1"], "memory_limit": 255.5}, "whole megabytes"),
-    ({"inputs": ["1"], "outputs": ["1"], "input_mode": "file"}, "input_mode 'file' is not supported"),
+    ({"inputs": ["1"], "outputs": ["1"], "input_mode": "files"}, 'input_mode is "stdio" or "file"'),
     ({"inputs": ["1"], "outputs": ["1"], "interactor": "interact.py"}, "an interactor is"),
     ({"official_tests": [{"input": "1"}]}, "official_tests must be a list"),
     ({"official_tests": [], "inputs": [], "outputs": []}, "give one"),
