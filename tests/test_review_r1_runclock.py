@@ -19,7 +19,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import httpx
-import pytest
 
 # the hostile battery's program: banks waiting, then hides and shows its processes, and sleeps 4 s
 BANK_AND_HIDE = (Path(__file__).parent / "hostile" / "runclock_reappear.py").read_text()
@@ -37,9 +36,6 @@ def test_the_same_sleep_without_the_trick_times_out(server):
     assert body["run_result"]["status"] == "TimeLimitExceeded", body
 
 
-@pytest.mark.xfail(strict=True, reason="known gap: on a fresh two-slot server the first such run still stops the"
-                   " clock (measured after the fix: the first run of 5 fresh servers of two workers came back Success"
-                   " after 4.0 s under run_timeout=2; later runs, and one-worker servers, TLE at about 3.8 s)")
 def test_the_first_run_of_a_fresh_two_slot_server_is_timed_out_too():
     from conftest import Server
 
