@@ -21,7 +21,10 @@ output at once (the default checkers hold less: they read bytes in chunks).
 from __future__ import annotations
 
 import math
-from decimal import Decimal, InvalidOperation
+import re
+from collections.abc import Iterator
+from decimal import Context, Decimal
+from itertools import zip_longest
 
 from ..verdicts import Verdict
 from .result import AC, CheckResult
@@ -73,31 +76,54 @@ def _allclose_lines(got: list[str], want: list[str]) -> bool:
         pairs = [(float(g), float(w)) for g, w in zip(got, want)]
     except ValueError:
         return False
-    return all(g == w or abs(g - w) <= 1e-8 + 1e-5 * abs(w) for g, w in pairs)  # NaN fails both
+    # numpy.isclose's test; where the answer is infinite (a number past the double range reads as one), only
+    # the same infinity passes, as there (the tolerance, infinite too, would pass anything). NaN fails both.
+    return all(g == w or (math.isfinite(w) and abs(g - w) <= 1e-8 + 1e-5 * abs(w)) for g, w in pairs)
 
 
 def livecodebench(output: bytes | str, expected: bytes | str) -> CheckResult:
     if _too_many_lines(output, expected):
         return _WA
-    got, want = _text(output), _text(expected)
-    got_lines = [line.strip() for line in got.strip().split("\n")]
-    want_lines = [line.strip() for line in want.strip().split("\n")]
-    if len(got_lines) != len(want_lines):
-        return CheckResult(Verdict.WA, f"expected {len(want_lines)} lines, got {len(got_lines)}")
-    for number, (g, w) in enumerate(zip(got_lines, want_lines), 1):
-        if g == w:
-            continue
-        got_decimals, want_decimals = _decimals(g), _decimals(w)
-        if got_decimals is None or want_decimals is None or got_decimals != want_decimals:
+    got, want = _text(output).strip(), _text(expected).strip()
+    got_count, want_count = got.count("\n") + 1, want.count("\n") + 1
+    if got_count != want_count:
+        return CheckResult(Verdict.WA, f"expected {want_count} lines, got {got_count}")
+    for number, (g, w) in enumerate(zip(_lines(got), _lines(want)), 1):
+        g, w = g.strip(), w.strip()
+        if g != w and not _same_decimals(g, w):
             return CheckResult(Verdict.WA, f"line {number} differs")
     return AC
 
 
-def _decimals(line: str) -> list[Decimal] | None:
-    try:
-        return [Decimal(token) for token in line.split()]
-    except (InvalidOperation, ValueError):
-        return None
+def _lines(text: str) -> Iterator[str]:
+    """The text split at each newline, as ``str.split`` would, one line at a time."""
+    start = 0
+    while (end := text.find("\n", start)) >= 0:
+        yield text[start:end]
+        start = end + 1
+    yield text[start:]
+
+
+# Decimal's conversions with no signal trapped: text that is no decimal, or an exponent past Decimal's range,
+# is NaN instead of an exception; a signalling NaN stays one, and is refused before any comparison would
+# raise for it.
+_QUIET = Context(traps=[])
+
+
+def _same_decimals(got: str, want: str) -> bool:
+    """LiveCodeBench's test, ``[Decimal(t) for t in got.split()] == [... want ...]``, a token at a time: the
+    first pair that differs ends it, so a long line costs no list of Decimals. A token that is no decimal,
+    or a NaN, equals nothing (there, Decimal raises, or NaN != NaN, or a signalling NaN raises)."""
+    for g, w in zip_longest(_TOKEN.finditer(got), _TOKEN.finditer(want)):
+        if g is None or w is None:
+            return False
+        got_value, want_value = Decimal(g.group(), _QUIET), Decimal(w.group(), _QUIET)
+        if got_value.is_nan() or want_value.is_nan() or got_value != want_value:
+            return False
+    return True
+
+
+_TOKEN = re.compile(r"\S+")  # str.split()'s tokens: \s is exactly str.isspace() on text
 
 
 def sandboxfusion(output: bytes | str, expected: bytes | str) -> CheckResult:

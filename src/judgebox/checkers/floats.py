@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import math
 import re
-from decimal import Decimal, InvalidOperation
+import sys
+from decimal import MAX_EMAX, MIN_EMIN, Context, Decimal, InvalidOperation, localcontext
 
 from .result import CheckResult
 from .text import compare_tokens
@@ -25,6 +26,11 @@ _INTEGER = re.compile(rb"[+-]?\d+")
 # A real written with more digits than this is not a rounded answer; compared by exact value, its digits
 # would cost the judge time, so it is compared as text.
 _LONGEST_REAL = 4096
+_LITERAL = re.compile(rb"[+-]?[a-z]", re.IGNORECASE)  # nan, inf, infinity
+_NONZERO_MANTISSA = re.compile(rb"[+-]?[0.]*[1-9]")
+# Decimal arithmetic for numbers past the double range: any exponent, no signal raised (an overflow is an
+# infinity, which no tolerance test passes), 50 digits kept.
+_WIDE = Context(prec=50, Emax=MAX_EMAX, Emin=MIN_EMIN, traps=[])
 # The decimal text of an answer within epsilon may round a hair past it in binary (0.1 + 1e-6).
 _SLACK = 1e-12
 
@@ -51,12 +57,39 @@ def numbers_equal(got: bytes, want: bytes, mode: str, epsilon: float, exact_inte
     g, w = float(got), float(want)
     if math.isnan(g) or math.isnan(w):
         return False
+    if not (_held(g, got) and _held(w, want)):
+        return _within_exactly(got, want, mode, epsilon)
     if math.isinf(g) or math.isinf(w):
         return g == w
-    error = abs(g - w)
-    absolute = error <= epsilon + _SLACK
-    relative = error <= epsilon * abs(w) * (1 + _SLACK)
+    return _within(abs(g - w), abs(w), mode, epsilon, _SLACK)
+
+
+def _within(error, scale, mode: str, epsilon, slack) -> bool:
+    """The tolerance test, on floats or on Decimals (all of one type)."""
+    absolute = error <= epsilon + slack
+    relative = error <= epsilon * scale * (1 + slack)
     return absolute if mode == "absolute" else relative if mode == "relative" else absolute or relative
+
+
+def _held(double: float, number: bytes) -> bool:
+    """Whether ``float()`` kept the number's magnitude: not a real past the double range made infinite,
+    nor a nonzero one below the normal range made 0 or a subnormal of few digits."""
+    if _LITERAL.match(number):
+        return True
+    if double == 0:
+        return not _NONZERO_MANTISSA.match(number)
+    return sys.float_info.min <= abs(double) < math.inf
+
+
+def _within_exactly(got: bytes, want: bytes, mode: str, epsilon: float) -> bool:
+    """The tolerance test on the numbers' decimal values, for a number a double cannot hold (``1e401`` is
+    not ``1e400``, ``inf`` is not ``1e309``), rounded to :data:`_WIDE`'s digits, far finer than any epsilon:
+    no digit string of an exponent's length is ever made."""
+    g, w = _exact_value(got), _exact_value(want)
+    if g is None or w is None:  # a literal infinity, or an exponent past even Decimal's range
+        return got == want
+    with localcontext(_WIDE):
+        return g == w or _within(abs(g - w), abs(w), mode, Decimal(epsilon), Decimal(_SLACK))
 
 
 def _digits(integer: bytes) -> tuple[bool, bytes]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import os
 from collections.abc import Callable, Iterator
-from itertools import zip_longest
+from itertools import islice, zip_longest
 
 from ..verdicts import Verdict
 from .result import AC, CheckResult
@@ -24,19 +24,20 @@ def tokens(output: bytes | str, expected: bytes | str, case_insensitive: bool = 
 
 def compare_tokens(output: bytes | str, expected: bytes | str, same: Callable[[bytes, bytes], bool],
                    case_insensitive: bool = False) -> CheckResult:
-    """Token by token with ``same(got, want)``; counts what is left after a mismatch-free run out, to say
-    how many tokens there were."""
-    got_count = want_count = 0
+    """Token by token with ``same(got, want)``. The output is read one token past the expected ones at
+    most: counting the rest of a 64 MiB flood only to report its length would cost seconds of judge CPU."""
+    want_tokens = tokens_of(folded(as_bytes(expected), case_insensitive))
     got_tokens = tokens_of(folded(as_bytes(output), case_insensitive))
-    for got, want in zip_longest(got_tokens, tokens_of(folded(as_bytes(expected), case_insensitive))):
-        got_count += got is not None
-        want_count += want is not None
-        if got is None or want is None:
-            continue
+    count = 0
+    for want in want_tokens:
+        got = next(got_tokens, None)
+        if got is None:
+            return CheckResult(Verdict.WA, f"expected {count + 1 + sum(1 for _ in want_tokens)} tokens, got {count}")
+        count += 1
         if not same(got, want):
-            return CheckResult(Verdict.WA, f"token {got_count}: expected {short(want)}, got {short(got)}")
-    if got_count != want_count:
-        return CheckResult(Verdict.WA, f"expected {want_count} tokens, got {got_count}")
+            return CheckResult(Verdict.WA, f"token {count}: expected {short(want)}, got {short(got)}")
+    if next(got_tokens, None) is not None:
+        return CheckResult(Verdict.WA, f"more tokens than expected (the answer has {count})")
     return AC
 
 
@@ -44,7 +45,8 @@ def lines(output: bytes | str, expected: bytes | str, case_insensitive: bool = F
           partial: bool = False) -> CheckResult:
     """Line by line, ignoring trailing whitespace on each line and trailing blank lines; ``PE`` when only
     whitespace differs. ``partial``: the case earns the share of the expected lines the output matches,
-    each at its place (DMOJ's ``linecount`` idea)."""
+    each at its place (DMOJ's ``linecount`` idea), less one line for each line the output has past the
+    expected ones (blank ones included, trailing ones aside): garbage after a right answer costs points."""
     got, want = folded(as_bytes(output), case_insensitive), folded(as_bytes(expected), case_insensitive)
     if partial:
         return _line_points(got, want)
@@ -55,14 +57,16 @@ def lines(output: bytes | str, expected: bytes | str, case_insensitive: bool = F
 
 def _line_points(got: bytes, want: bytes) -> CheckResult:
     matched = total = 0
-    for g, w in zip_longest(lines_of(got), lines_of(want)):
-        if w is None:
-            break  # lines past the expected ones earn nothing and cost nothing
+    got_lines = lines_of(got)
+    for w in lines_of(want):
         total += 1
-        matched += g == w
-    if matched == total:
+        matched += next(got_lines, None) == w
+    # Each extra line cancels a right one; reading stops once none is left to cancel (bounded by the answer).
+    extra = sum(1 for _ in islice(got_lines, matched))
+    if matched == total and not extra:
         return AC
-    return CheckResult(Verdict.WA, f"{matched} of {total} lines right", points=matched / total)
+    more = f", less {extra} for lines past the expected ones" if extra else ""
+    return CheckResult(Verdict.WA, f"{matched} of {total} lines right{more}", points=(matched - extra) / total)
 
 
 def exact(output: bytes | str, expected: bytes | str, case_insensitive: bool = False,
