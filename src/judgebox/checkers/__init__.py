@@ -16,7 +16,8 @@ function and one entry in :data:`REGISTRY`.
 ``exact``          byte for byte (``case_insensitive``, ``ignore_trailing_newlines``); PE if only
                    whitespace differs
 ``lines``          per line, trailing whitespace and trailing blank lines ignored (``case_insensitive``,
-                   ``partial``: points for the share of lines right); PE if only whitespace differs
+                   ``partial``: points for the share of lines right, each extra line cancelling one); PE
+                   if only whitespace differs
 ``tokens``         the same whitespace-separated tokens (``case_insensitive``)
 ``float``          tokens; numbers within ``epsilon`` (``mode`` absolute / relative / either), expected
                    integers exactly unless ``exact_integers=False``, NaN never equal; the default checker

@@ -3,10 +3,12 @@
 - ``apps``: the comparison cascade of APPS' ``testing_util`` as verl's ``prime_code`` runs it on a stdin
   case: the stripped output equals the stripped answer (also with every line stripped); or the output's
   lines, blank ones dropped, equal the answer's stripped non-blank lines; or every line is one number and
-  they are ``numpy.allclose`` (relative 1e-5, absolute 1e-8) unless every line on both sides is digits.
+  they are ``numpy.allclose`` (relative 1e-5, absolute 1e-8; an infinite answer, as a number past the
+  double range reads, only by the same infinity) unless every line on both sides is digits.
   (Its later set-of-tokens steps compare a list of strings with a list of sets and never accept.)
 - ``livecodebench``: LiveCodeBench's ``grade_stdio``: stripped lines, as many as the answer's; a line
-  that differs passes only if both are tokens that parse as decimals and are the same decimals, exactly.
+  that differs passes only if both are tokens that parse as decimals and are the same decimals, exactly
+  (a NaN, signalling or not, is the same as nothing: there it is unequal or raises).
 - ``sandboxfusion``: SandboxFusion's CommonOJ rule: both stripped and split into lines (one trailing empty
   line of difference allowed), the same count, each line stripped and lower-cased; lines that differ
   pass when both are one float within 1e-5 relative (``|a - b| / max(|b|, 1e-10)``).

@@ -7,6 +7,8 @@ for integers; DMOJ's ``floats``).
   answer for ``123456789`` though it is within 1e-6 relative; ``20.0`` is one for ``20`` (the same value).
   Integers of any length compare by their digits (no conversion, no 4300-digit limit).
 - NaN is never equal to anything, itself included; an infinity only to the same infinity.
+- A real a double cannot hold (past its range, where ``float()`` says infinity, or nonzero below its normal
+  range) is compared by its decimal value: ``1e401`` is not ``1e400``, ``inf`` is not ``1e309``.
 - Tokens that are not numbers compare as text.
 """
 
