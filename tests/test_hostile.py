@@ -8,8 +8,9 @@ that is known and not fixed yet: the test is then a strict xfail, so fixing it f
 
 Other headers: ``# kind:`` stdio (empty stdin, expected ``# output:``, default ``blocked``), assert (the
 ``# assert:`` lines run after the program) or call (``# call:`` a function with ``# args:``, expecting
-``# returns:``, both JSON); ``# limits: cpu_time=1 memory_mb=128 ...``; ``# cases: N`` runs the case N times in one
-submission; ``# repeat: N`` repeats the program's body (below the header) N times;
+``# returns:``, both JSON), or file (stdio in file mode: empty input.txt, ``output.txt`` judged);
+``# limits: cpu_time=1 memory_mb=128 ...``; ``# cases: N`` runs the case N times in one submission;
+``# repeat: N`` repeats the program's body (below the header) N times;
 ``# language:`` any judgebox language (default python; C, C++, Java and JavaScript programs write their
 headers as ``// name: value``); ``# variants: a b c`` runs the program once per variant, ``{VARIANT}``
 replaced.
@@ -328,7 +329,8 @@ def check_verl_score(run: Run) -> None:
 
     case = run.cases[0]
     if case.kind == "stdio":
-        truth = {"inputs": [c.stdin.decode() for c in run.cases], "outputs": [c.expected_output for c in run.cases]}
+        truth = {"inputs": [c.stdin.decode() for c in run.cases], "outputs": [c.expected_output for c in run.cases],
+                 "input_mode": case.io}
     elif case.kind == "assert":
         truth = {"assert_case": [c.assert_code for c in run.cases]}
     else:
@@ -345,7 +347,7 @@ def check_run_code(run: Run) -> None:
     never a SandboxError, nor a compile error the program did not have."""
     import httpx
 
-    assert all(case.kind == "stdio" for case in run.cases), "run-code checks stdio programs only"
+    assert all(case.kind == case.io == "stdio" for case in run.cases), "run-code checks stdio programs only"
     server = run.host.server()
     response = httpx.post(server.url + "/run_code", json={"code": run.code, "language": run.language,
                                                           "run_timeout": run.limits.cpu_time}, timeout=120)
@@ -384,8 +386,8 @@ def prepare(path: Path, headers: dict[str, list[str]], host: Host, marker: str,
         args, returns = (json.loads(headers[name][0]) for name in ("args", "returns"))
         case = Case.call(headers["call"][0], args, returns)
     else:
-        assert kind == "stdio", f"{path.name}: unknown kind {kind!r}"
-        case = Case.stdio("", headers.get("output", ["blocked"])[0] + "\n")
+        assert kind in ("stdio", "file"), f"{path.name}: unknown kind {kind!r}"
+        case = Case.stdio("", headers.get("output", ["blocked"])[0] + "\n", io=kind)
     return code, [case] * int(headers.get("cases", ["1"])[0]), BASE_LIMITS.replace(**limits)
 
 
