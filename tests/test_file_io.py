@@ -242,3 +242,16 @@ def test_file_mode_costs_the_judge_less_than_three_output_caps():
     assert report["sparse"]["verdicts"] == ["OLE"] * 4, report
     for name, measured in report.items():
         assert measured["grew"] < 3 * cap + 4 * 2 * returned, f"{name}: {measured['grew'] / (1 << 20):.1f} MiB"
+
+
+def test_verl_through_servers(server):
+    """judgebox:// sends the cases' io to /judge; a plain SandboxFusion /run_code server, which judges stdout
+    and fetches files only up to its returned bound, is refused with the reason, never scored wrong."""
+    from test_verl_transports import Proxy
+
+    completion = f"```python\n{PY_SUM}\n```"
+    score, metadata = compute_score(f"judgebox://127.0.0.1:{server.port}", None, None, completion, sum_problem())
+    assert score == 1.0, metadata
+    with Proxy(server.url, forward={"/run_code"}) as plain:
+        score, metadata = compute_score(plain.url + "/run_code", None, None, completion, sum_problem())
+    assert score == 0.0 and "input_mode" in json.dumps(metadata), metadata

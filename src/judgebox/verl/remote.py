@@ -57,6 +57,10 @@ def judge_on_run_code_server(server: RunCodeServer, submission: Submission, sema
     if language != "python" and any(case.kind != "stdio" for case in submission.cases):
         raise InvalidCases(f"{submission.language} call and assert cases need a judgebox server or the embedded "
                            "judge (sandbox_fusion_url=None); a SandboxFusion server runs stdio cases only")
+    if any(case.io == "file" for case in submission.cases):
+        # /run_code fetches files only up to its returned bound, far below the output cap stdout has
+        raise InvalidCases('input_mode "file" needs a judgebox server or the embedded judge '
+                           "(sandbox_fusion_url=None): a SandboxFusion server judges stdout")
     plans = [_plan(submission, case) for case in submission.cases]
     limits = submission.limits
     bodies = []
