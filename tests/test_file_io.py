@@ -90,6 +90,26 @@ def test_input_txt_and_output_txt(judge, language, code, verdict):
         assert [c.stdout for c in result.cases] == ["3\n", "10\n"]
 
 
+OTHER_LANGUAGES = {
+    "java": 'import java.io.*; import java.util.*; public class Main { public static void main(String[] a) '
+            'throws Exception { Scanner s = new Scanner(new File("input.txt")); int x = s.nextInt(), y = s.nextInt(); '
+            'PrintWriter w = new PrintWriter("output.txt"); w.println(x + y); w.close(); } }',
+    "javascript": 'const fs = require("fs");\n'
+                  'const [a, b] = fs.readFileSync("input.txt", "utf8").split(/\\s+/).map(Number);\n'
+                  'fs.writeFileSync("output.txt", `${a + b}\\n`);',
+    "go": 'package main\nimport ("fmt"; "os")\nfunc main() { f, _ := os.Open("input.txt"); var a, b int; '
+          'fmt.Fscan(f, &a, &b); g, _ := os.Create("output.txt"); fmt.Fprintln(g, a+b); g.Close() }',
+    "bash": "read a b < input.txt; echo $((a + b)) > output.txt",
+    "pypy": PY_SUM,
+}
+
+
+@pytest.mark.parametrize("language", list(OTHER_LANGUAGES))
+def test_every_language_finds_input_txt_in_its_working_folder(judge, language):
+    result = judge.judge(OTHER_LANGUAGES[language], sum_problem(), language=language)
+    assert [c.verdict for c in result.cases] == [Verdict.AC] * 2, [c.message for c in result.cases]
+
+
 @pytest.mark.parametrize(("language", "code"), [
     ("python", "a, b = map(int, open('input.txt').read().split())\nprint(a + b)"),
     ("cpp", "#include <cstdio>\nint main(){int a,b;std::FILE*f=std::fopen(\"input.txt\",\"r\");"
