@@ -2,7 +2,8 @@
 
 Python runs on the slots' warm interpreters, one fork per case. Every other language is built once per
 distinct program, cached by content, and each case execs the built artifact; an assert case runs the
-language's two-process harness (``languages/split.py``).
+language's two-process harness (``languages/split.py``). A file-mode stdio case (``Case.io == "file"``) runs
+either way with its input as ``input.txt`` and ``output.txt`` as the run's judged output.
 """
 
 from __future__ import annotations
