@@ -121,6 +121,7 @@ def test_stdout_is_not_the_output_and_no_output_txt_is_an_empty_output(judge, la
     result = judge.judge(code, sum_problem(), language=language)
     assert [c.verdict for c in result.cases] == [Verdict.WA] * 2, [c.message for c in result.cases]
     assert [c.stdout for c in result.cases] == ["", ""]
+    assert all("output.txt is missing or empty" in c.message for c in result.cases), [c.message for c in result.cases]
     empty = {"inputs": ["1 2\n"], "outputs": [""], "input_mode": "file", "checker": "exact"}
     assert judge.judge(code, empty, language=language).verdict is Verdict.AC  # nothing expected, nothing left
 

@@ -12,6 +12,7 @@ Example::
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import functools
 import os
 import threading
@@ -119,7 +120,7 @@ class Judge:
             if checked is None:
                 result.set_result(self._case_result(submission, case, outcome))
                 return
-            checked.add_done_callback(functools.partial(_settle_checked, result, outcome,
+            checked.add_done_callback(functools.partial(_settle_checked, result, case, outcome,
                                                         case.limits or submission.limits))
         except BaseException as exc:  # an unexpected failure of the judge reaches the caller, never lost
             result.set_exception(exc)
@@ -164,7 +165,7 @@ class Judge:
     @staticmethod
     def _case_result(submission: Submission, case: Case, outcome: RunOutcome) -> CaseResult:
         check = classify(outcome, languages.get(submission.language), case, submission.checker)
-        return case_result(check, outcome, case.limits or submission.limits)
+        return case_result(_with_file_hint(check, case, outcome), outcome, case.limits or submission.limits)
 
 
 def _refuse_programs(checking: checkers.Checking, interactor: Any, cases: tuple[Case, ...]) -> None:
@@ -180,16 +181,25 @@ def _refuse_programs(checking: checkers.Checking, interactor: Any, cases: tuple[
         raise InvalidCases("an interactive problem talks on stdin and stdout: it has no input_mode \"file\"")
 
 
-def _settle_checked(result: Future[CaseResult], outcome: RunOutcome, limits: Limits,
+def _settle_checked(result: Future[CaseResult], case: Case, outcome: RunOutcome, limits: Limits,
                     checked: Future[CheckResult]) -> None:
     """A case checked by the problem's own program: its result once that program has spoken."""
     if checked.cancelled():
         result.cancel()
         return
     try:
-        result.set_result(case_result(checked.result(), outcome, limits))
+        result.set_result(case_result(_with_file_hint(checked.result(), case, outcome), outcome, limits))
     except BaseException as exc:
         result.set_exception(exc)
+
+
+def _with_file_hint(check: CheckResult, case: Case, outcome: RunOutcome) -> CheckResult:
+    """A file-mode case judged wrong on no output says where the output was looked for: a program that
+    printed its answer, or wrote no output.txt, reads "expected 1 tokens, got 0" otherwise."""
+    if case.io != "file" or check.verdict is not Verdict.WA or outcome.stdout_length:
+        return check
+    return dataclasses.replace(check, message=f"{check.message} (output.txt is missing or empty; in file mode "
+                                              "stdout is not judged)".lstrip())
 
 
 def case_result(check: CheckResult, outcome: RunOutcome, limits: Limits) -> CaseResult:
