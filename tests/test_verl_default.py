@@ -35,6 +35,8 @@ def scores(records: list[dict], kind: str, continuous: bool = True) -> dict[str,
         return dict(zip((j[0] for j in jobs), pool.map(one, jobs)))
 
 
+@pytest.mark.slow  # a whole dataset
+@pytest.mark.timeout(1800)
 @pytest.mark.parametrize("dataset, count", [("humaneval.jsonl", 164), ("mbpp.jsonl", 974)])
 def test_every_reference_solution_scores_full(dataset, count):
     results = scores(load_dataset(dataset), "solutions")
@@ -42,12 +44,16 @@ def test_every_reference_solution_scores_full(dataset, count):
     assert [label for label, score in results.items() if score != 1.0] == []
 
 
+@pytest.mark.slow  # a whole dataset
+@pytest.mark.timeout(1800)
 def test_every_wrong_humaneval_completion_scores_below_full():
     results = scores(load_dataset("humaneval.jsonl"), "wrong_solutions")
     assert len(results) == 68
     assert [label for label, score in results.items() if score >= 1.0] == []
 
 
+@pytest.mark.slow  # a whole dataset
+@pytest.mark.timeout(1800)
 def test_codecontests_references_pass_at_least_as_often_as_tolerant_validation():
     results = scores(load_dataset("codecontests.jsonl"), "solutions", continuous=False)
     full = sum(score == 1.0 for score in results.values())

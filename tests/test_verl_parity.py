@@ -76,6 +76,8 @@ def disagreements(verl_scorer, url: str, samples: list[tuple[str, str, dict]], i
             if results[i] != reference_leg[i]]
 
 
+@pytest.mark.slow  # every record of a dataset through every leg: minutes each
+@pytest.mark.timeout(1800)
 @pytest.mark.parametrize("dataset", ["humaneval.jsonl", "mbpp.jsonl", "codecontests.jsonl"])
 def test_same_scores_and_statuses_as_verl_on_every_record(dataset, verl_scorer, server):
     url = server.url + "/run_code"
