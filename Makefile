@@ -5,7 +5,7 @@ setup:
 	@scripts/setup.sh
 
 demo: setup
-	.venv/bin/judgebox score src/judgebox/samples/demo.jsonl
+	.venv/bin/judgebox score src/judgebox/samples/demo.jsonl --report demo-report.html
 
 test: setup
 	.venv/bin/python -m pytest
