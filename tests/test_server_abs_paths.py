@@ -7,6 +7,7 @@ serve`` and, for what one slot must show, a real slot; the attack programs are i
 from __future__ import annotations
 
 import base64
+import os
 from pathlib import Path
 
 import httpx
@@ -126,17 +127,22 @@ def test_a_huge_file_at_an_absolute_path_is_bounded_by_the_caps(slot):
 
 
 def test_a_top_folder_the_root_has_is_a_system_error_never_the_programs():
-    """A configured read path's top folder (here /work) is in the sandbox's root: the slot refuses to shadow it,
-    and the run is SE (the caller's configuration), never a verdict on the program."""
+    """A configured read path's top folder is in the sandbox's root: the slot refuses to shadow it, and the run
+    is SE (the caller's configuration), never a verdict on the program. The read path is a folder of the test's
+    own at the host's root, so the test does not depend on where the checkout lives (a checkout under /tmp
+    has a top folder that is refused for another reason)."""
+    import tempfile
+
     from judgebox import languages
     from judgebox.classify import classify
 
-    own = Slot(SandboxConfig(extra_read_paths=(str(HOSTILE),)))
+    folder = tempfile.mkdtemp(prefix="judgebox-top-", dir="/")
+    own = Slot(SandboxConfig(extra_read_paths=(folder,)))
     try:
-        top = str(HOSTILE).split("/")[1]
-        outcome = own.run(LOOK, b"", LIMITS, fetch=(f"/{top}/x",))
+        outcome = own.run(LOOK, b"", LIMITS, fetch=(f"{folder}/x",))
         assert classify(outcome, languages.get("python")).verdict is Verdict.SE
         assert "sandbox's own folders" in (outcome.system_error or ""), outcome
         assert own.run(LOOK, b"", LIMITS).clean_exit  # the slot runs on
     finally:
         own.close()
+        os.rmdir(folder)
