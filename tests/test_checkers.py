@@ -32,7 +32,8 @@ def test_wrong_answer_message_names_the_token():
 
 
 def test_unknown_checker_is_a_clear_error():
-    with pytest.raises(UnknownChecker, match="available: apps, exact, float, lines, .*tokens, unordered, value, yes_no"):
+    with pytest.raises(UnknownChecker, match=r"available: apps, exact, float, lines, .*tokens, unordered, value, "
+                                             r"yes_no"):
         get("regex")
 
 

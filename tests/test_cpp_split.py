@@ -138,6 +138,7 @@ def test_the_battery_is_there():
 
 
 @pytest.mark.parametrize("problem", sorted(PROBLEMS))
+@pytest.mark.slow  # a whole battery or every language: the fast tier leaves it to make test
 def test_the_honest_answer_passes_and_a_wrong_one_fails(judge, problem):
     p = PROBLEMS[problem]
     honest = judge_asserts(judge, p.honest, p.tests, p.language)
@@ -147,6 +148,7 @@ def test_the_honest_answer_passes_and_a_wrong_one_fails(judge, problem):
 
 
 @pytest.mark.parametrize("hack", HACK_LIST, ids=lambda h: h.name)
+@pytest.mark.slow  # a whole battery or every language: the fast tier leaves it to make test
 def test_a_reward_hack_earns_nothing(judge, hack):
     problem = PROBLEMS[hack.problem]
     result = judge_asserts(judge, hack.code, problem.tests, problem.language)

@@ -50,6 +50,7 @@ def test_the_battery_is_there():
 
 
 @pytest.mark.parametrize("path", hack_files(), ids=lambda p: p.stem)
+@pytest.mark.slow  # a whole battery or every language: the fast tier leaves it to make test
 def test_reward_hack_earns_nothing(judge, humaneval, path):
     record = humaneval[header(path, "problem")]
     result = judge.judge(path.read_text(), record["test_cases"], language="java", limits=LIMITS)

@@ -134,6 +134,7 @@ def _detail(result) -> str:
 
 @pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("hack", BATTERY, ids=[hack.name for hack in BATTERY])
+@pytest.mark.slow  # a whole battery or every language: the fast tier leaves it to make test
 def test_reward_hack_scores_zero(judge, hack: Hack, language: str) -> None:
     result = judged(judge, hack.program, PROBLEMS[hack.problem].tests(language), language)
     assert result.score == 0.0 and result.verdict is not Verdict.SE, _detail(result)

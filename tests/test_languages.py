@@ -142,6 +142,7 @@ def test_echo_self_test(judge, spec):
 
 @pytest.mark.parametrize("scenario", PROGRAMS)
 @pytest.mark.parametrize("spec", languages())
+@pytest.mark.slow  # a whole battery or every language: the fast tier leaves it to make test
 def test_verdict(judge, spec, scenario):
     data = programs(spec)
     if scenario == "threads" and "threads" not in data:
@@ -207,6 +208,7 @@ def test_a_build_costs_compile_time_once_and_compile_errors_are_cached(judge, sp
 
 
 @pytest.mark.parametrize("spec", languages(takes_asserts))
+@pytest.mark.slow  # a whole battery or every language: the fast tier leaves it to make test
 def test_assert_cases_pass_when_the_tests_run_to_their_end(judge, spec):
     asserts = programs(spec)["asserts"]
     for tests in asserts["tests"]:
@@ -216,6 +218,7 @@ def test_assert_cases_pass_when_the_tests_run_to_their_end(judge, spec):
 
 @pytest.mark.parametrize("program", ["failing_tests", "exits_before_tests", "exits_in_call"])
 @pytest.mark.parametrize("spec", languages(takes_asserts))
+@pytest.mark.slow  # a whole battery or every language: the fast tier leaves it to make test
 def test_assert_cases_fail_without_evidence(judge, spec, program):
     """A failing assertion (JavaScript's ``console.assert`` included, which never fails the process) and a
     solution that exits with status 0 before the tests end (C++ ``exit(0)``, Java ``System.exit(0)``,

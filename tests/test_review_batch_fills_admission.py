@@ -19,12 +19,14 @@ import threading
 import time
 
 import httpx
+import pytest
 
 from conftest import Server
 
 SLOW = "while True:\n    pass\n"
 
 
+@pytest.mark.slow  # a whole battery or every language: the fast tier leaves it to make test
 def test_one_batch_does_not_lock_other_clients_out():
     with Server("--workers", "1", "--max-wait", "4") as server:
         submissions = [{"code": SLOW, "cases": [{"kind": "stdio", "stdin": "", "expected_output": ""}],

@@ -182,6 +182,7 @@ def test_the_rust_entry_runs_assert_cases_split():
 
 
 @pytest.mark.parametrize("name", sorted(PROBLEMS))
+@pytest.mark.slow  # a whole battery or every language: the fast tier leaves it to make test
 def test_the_reference_passes_and_a_wrong_answer_fails(judge, name):
     problem = PROBLEMS[name]
     honest = judge_rust(judge, problem.honest, problem.tests)
@@ -221,6 +222,7 @@ def test_the_battery_is_there():
 
 
 @pytest.mark.parametrize("hack", HACK_LIST, ids=lambda h: h.name)
+@pytest.mark.slow  # a whole battery or every language: the fast tier leaves it to make test
 def test_a_reward_hack_earns_nothing(judge, hack):
     result = judge_rust(judge, hack.code, PROBLEMS[hack.problem].tests, Limits(cpu_time=2, memory_mb=256))
     case = result.cases[0]

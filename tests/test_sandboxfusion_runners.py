@@ -240,6 +240,7 @@ def test_every_scenario_of_the_suite_is_here():
 
 
 @pytest.mark.parametrize("scenario", [pytest.param(s, id=s.name, marks=s.marks) for s in SCENARIOS])
+@pytest.mark.slow  # a whole battery or every language: the fast tier leaves it to make test
 def test_sandboxfusion_scenario(server, scenario: Scenario):
     response = httpx.post(server.url + "/run_code", timeout=120,
                           json={"language": scenario.language, "code": scenario.code, **scenario.request})

@@ -180,6 +180,7 @@ def test_verl_preset_scores_as_verl_and_extracts_by_its_rule(capsys: pytest.Capt
 
 
 @pytest.mark.parametrize("scheme", ["judgebox", "http"])
+@pytest.mark.slow  # a whole battery or every language: the fast tier leaves it to make test
 def test_a_server_backend_judges_the_same(capsys: pytest.CaptureFixture[str], scheme: str) -> None:
     from conftest import Server
 

@@ -272,6 +272,7 @@ CLIENT_NAMES = {"python": "python", "cpp": "cpp", "nodejs": "javascript", "go": 
 
 
 @pytest.mark.parametrize("client_name", sorted(CLIENT_NAMES))
+@pytest.mark.slow  # a whole battery or every language: the fast tier leaves it to make test
 def test_client_runs_every_language_the_server_supports(client_endpoint, client_name):
     """Hello (the self-test echo), stdin sum, runtime error, compile error and timeout, per language, through the
     unchanged client; a compiled language reports its compile step the way SandboxFusion does."""

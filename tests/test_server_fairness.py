@@ -90,6 +90,7 @@ def short_wait():
 
 
 @pytest.mark.timeout(120)
+@pytest.mark.slow  # a whole battery or every language: the fast tier leaves it to make test
 def test_an_honest_request_is_not_starved_by_a_judge_of_sleeping_cases(two_slots):
     """6 cases sleeping 2 s on 2 slots hold the server for 6 s; a one-line /run_code and a /judge sent while
     they run start at the next free slot, not after the sleeper's last case; their queue_time is that wait."""
@@ -124,6 +125,7 @@ def test_an_honest_request_is_not_starved_by_a_judge_of_sleeping_cases(two_slots
 
 
 @pytest.mark.timeout(120)
+@pytest.mark.slow  # a whole battery or every language: the fast tier leaves it to make test
 def test_504_with_retry_after_when_no_slot_frees_within_the_wait(short_wait):
     """Two 6 s cases hold both slots; a /judge and a /run_code that cannot start within the server's 2 s get
     504 with Retry-After (verl retries 504), their jobs are cancelled, and the sleeper is not disturbed."""

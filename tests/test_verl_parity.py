@@ -147,6 +147,7 @@ EDGE_CASES = [
 
 
 @pytest.mark.parametrize("label, completion, test_cases", EDGE_CASES, ids=[e[0] for e in EDGE_CASES])
+@pytest.mark.slow  # a whole battery or every language: the fast tier leaves it to make test
 def test_edge_cases_match_verl(label, completion, test_cases, verl_scorer, server):
     url = server.url + "/run_code"
     assert not disagreements(verl_scorer, url, [(label, completion, test_cases)], 1)

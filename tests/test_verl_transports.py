@@ -320,6 +320,7 @@ def test_judge_requests_are_retried(server):
 
 
 @pytest.mark.parametrize("profile", ["judgebox", "verl"])
+@pytest.mark.slow  # a whole battery or every language: the fast tier leaves it to make test
 def test_a_judgebox_server_with_a_token_gets_it_on_every_request(profile, monkeypatch):
     monkeypatch.setenv("JUDGEBOX_TOKEN", "secret")
     with Server("--workers", "1", "--token", "secret") as guarded:
@@ -330,6 +331,7 @@ def test_a_judgebox_server_with_a_token_gets_it_on_every_request(profile, monkey
 
 
 @pytest.mark.parametrize("form", ["http /run_code", "judgebox://"])
+@pytest.mark.slow  # a whole battery or every language: the fast tier leaves it to make test
 def test_a_server_that_is_down_is_an_infra_error(form):
     url = down_url()
     if form == "judgebox://":
