@@ -1,7 +1,7 @@
 """Checker programs and interactors of the tests' own problems, and where testlib.h is.
 
-testlib.h is third-party (MIT): tests that compile against it take it from ``$JUDGEBOX_TESTLIB`` or from
-``../shared/testlib`` beside the repository, and skip, saying so, when neither is there.
+testlib.h is third-party (MIT): a copy with its license lives in ``tests/testlib``; ``$JUDGEBOX_TESTLIB``, when
+set, names another folder to test against.
 """
 
 from __future__ import annotations
@@ -9,18 +9,16 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-import pytest
-
 HERE = Path(__file__).parent
-BESIDE_REPOSITORY = HERE.parents[2] / "shared" / "testlib"
+IN_REPOSITORY = HERE.parent / "testlib"
 
 
 def find_testlib() -> str:
-    """The folder holding testlib.h, or a skip of the calling test (module) with the reason."""
-    for folder in (os.environ.get("JUDGEBOX_TESTLIB"), str(BESIDE_REPOSITORY)):
-        if folder and (Path(folder) / "testlib.h").is_file():
-            return folder
-    pytest.skip("testlib.h not found: set JUDGEBOX_TESTLIB to its folder (or put it in ../shared/testlib)")
+    """The folder holding testlib.h: ``$JUDGEBOX_TESTLIB`` when set, else the repository's copy."""
+    folder = os.environ.get("JUDGEBOX_TESTLIB") or str(IN_REPOSITORY)
+    if not (Path(folder) / "testlib.h").is_file():
+        raise FileNotFoundError(f"no testlib.h in {folder} (JUDGEBOX_TESTLIB names the folder)")
+    return folder
 
 
 def source(name: str) -> str:

@@ -21,7 +21,7 @@ from ...sandbox.slot import Command, SplitCommand
 from .. import pch
 from ..artifacts import Artifact, Build
 from ..build import COMPILE_LIMITS, failed_build
-from ..split import SplitBuild, Toolbox
+from ..split import SplitBuild, Toolbox, failed_sides
 from .dispatcher import program_side_source
 from .dwarf import DUMP_FILTER, IDENTIFIER, functions
 from .harness_sources import C_HEADER, HEADER, TESTS_MAIN, harness_source
@@ -197,6 +197,12 @@ def wanted_names(tests: str) -> set[str]:
     return set(IDENTIFIER.findall(tests))
 
 
+# what the tests can call, said with a compile error of theirs
+CALLABLE = ("the tests see only the program's global functions that are neither static, inline, overloaded nor"
+            " templates, of data types: numbers, bool, char, std::string, vector, pair, tuple, map, set,"
+            " unordered_map, unordered_set")
+
+
 def split_asserts(chain: Toolchain, toolbox: Toolbox, program: str, tests: str) -> SplitBuild:
     cache = toolbox.cache
     program_key = cache.key("cpp-split-object", chain.language, chain.compiler, chain.flags, program)
@@ -223,18 +229,9 @@ def split_asserts(chain: Toolchain, toolbox: Toolbox, program: str, tests: str) 
                           harness_source(C_HEADER if chain.c else HEADER), harness_source(TESTS_MAIN))
     tests_built = cache.get_or_build(tests_key, lambda: _tests_side(toolbox, chain, source))
     side = program_future.result()
-    for step in (side, tests_built):
-        if step.system_error is not None:
-            return SplitBuild(system_error=step.system_error)
-    if side.artifact is None:
-        return SplitBuild(compile_error=side.compile_error)
-    if tests_built.artifact is None:
-        notes = "".join(f"\n  {name}: {why}" for name, why in sorted(refused.items()))
-        return SplitBuild(compile_error=(tests_built.compile_error or "")
-                          + (f"\nfunctions of the program the tests cannot call:{notes}" if notes else "")
-                          + "\n(the tests see only the program's global functions that are neither static, inline,"
-                            " overloaded nor templates, of data types: numbers, bool, char, std::string, vector,"
-                            " pair, tuple, map, set, unordered_map, unordered_set)")
+    failed = failed_sides(side, tests_built, refused, CALLABLE)
+    if failed is not None:
+        return failed
     job = SplitCommand((PROGRAM_PATH,), (TESTS_PATH,), _contents(tests_built.artifact), dict(RUN_ENV))
     return SplitBuild(job, side.artifact)
 
