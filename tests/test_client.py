@@ -291,26 +291,28 @@ def test_async_retries_504_then_succeeds():
     assert len(scripted.requests) == 3
 
 
-def test_batch_stream_retried_before_lines_but_not_after():
-    two = [{"code": "print(1)", "cases": [{"expected_output": "1"}]}] * 2
+def test_batch_stream_retried_and_resumed_with_the_submissions_it_had_no_line_for():
+    two = [{"code": f"print({i})", "cases": [{"expected_output": str(i)}]} for i in range(2)]
     with Scripted(cut(b""), stream(batch_line(1) + batch_line(0))) as scripted:
         with Client(scripted.url, backoff=0.01) as client:
             assert sorted(line.index for line in client.judge_batch(two)) == [0, 1]
     assert len(scripted.requests) == 2
-    with Scripted(cut(batch_line(1)), stream(batch_line(1) + batch_line(0))) as scripted:
+    with Scripted(cut(batch_line(1)), stream(batch_line(0))) as scripted:
         with Client(scripted.url, backoff=0.01) as client:
-            received = []
-            with pytest.raises(ServerUnavailable, match="after 1 of 2 lines"):
-                received.extend(client.judge_batch(two))
-    assert [line.index for line in received] == [1] and len(scripted.requests) == 1
+            assert [line.index for line in client.judge_batch(two)] == [1, 0]
+    resumed = json.loads(scripted.requests[1][2])["submissions"]
+    assert len(scripted.requests) == 2 and [s["code"] for s in resumed] == ["print(0)"]
+    with Scripted(cut(batch_line(1)), stream(batch_line(1))) as scripted:  # a line for a submission not sent
+        with Client(scripted.url, backoff=0.01) as client, pytest.raises(ClientError, match="index 1"):
+            list(client.judge_batch(two))
 
     async def broken(url: str) -> list[int]:
         async with AsyncClient(url, backoff=0.01) as client:
             return [line.index async for line in client.judge_batch(two)]
 
-    with Scripted(cut(batch_line(0)), stream(batch_line(1) + batch_line(0))) as scripted:
-        with pytest.raises(ServerUnavailable):
-            asyncio.run(broken(scripted.url))
+    with Scripted(cut(batch_line(0)), stream(batch_line(0))) as scripted:
+        assert asyncio.run(broken(scripted.url)) == [0, 1]
+    assert [s["code"] for s in json.loads(scripted.requests[1][2])["submissions"]] == ["print(1)"]
     with Scripted(stream(batch_line(0))) as scripted, pytest.raises(ClientError, match="after 1 of 2 lines"):
         asyncio.run(broken(scripted.url))
 

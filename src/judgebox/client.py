@@ -6,19 +6,27 @@
         client.run_code("print(input()[::-1])", stdin="abc").run_result.stdout        # 'cba\\n'
         client.judge("print(int(input()) * 2)", cases=[{"stdin": "2", "expected_output": "4"}]).verdict  # 'AC'
 
-Each object keeps one pool of keep-alive connections. The token (``token=``, else ``$JUDGEBOX_TOKEN``) goes
-as ``Authorization: Bearer <token>``. Each call sends its own ``X-Request-ID`` (the same on all its attempts),
-kept as ``request_id`` on the answer or the exception, to find the call in the server's log.
+The base URL may name several servers (a list, one string joined by commas, or a host name that resolves
+to several addresses): requests are balanced over them, a failed one ejected and checked until it is back,
+and the requests in flight to them bounded by one budget for the whole process (:mod:`judgebox.balance`;
+``client.endpoints()`` shows each one's counts). Each object keeps one pool of keep-alive connections.
+The token (``token=``, else ``$JUDGEBOX_TOKEN``) goes as ``Authorization: Bearer <token>``. Each call
+sends its own ``X-Request-ID`` (the same on all its attempts), kept as ``request_id`` on the answer or the
+exception, to find the call in the server's log.
 
 Each call has a deadline: ``deadline=`` seconds, by default the client's ``timeout``. HTTP 429, 502, 503, 504
 and transport errors (refused or dropped connections, protocol errors, connect timeouts) are retried, up to
-``max_attempts`` attempts, after the server's ``Retry-After`` or an exponential backoff with full jitter. No
-sleep runs past the deadline and each attempt's timeouts are capped by the time left. A ``/judge/batch``
-stream is not retried once lines have been received. Exceptions, all with ``request_id``:
+``max_attempts`` attempts (at least one per endpoint), after the server's ``Retry-After`` or an exponential
+backoff with full jitter; a retry goes at once to another endpoint when there is one the call has not tried.
+No sleep runs past the deadline and each attempt's timeouts are capped by the time left. A ``/judge/batch``
+stream that breaks midway is sent again with only the submissions whose lines had not come, to another
+endpoint when there is one. Retrying is safe because every call is pure: /run_code and /judge run the
+same program on the same input under the same limits, and a run twice gives the same verdict, so an
+answer lost with a dying server is asked of the next one. Exceptions, all with ``request_id``:
 
     ClientError              base of them all; also an answer that does not parse
     ├── ServerRejected       any other non-2xx answer (4xx but 429, 500, ...), not retried: ``status``, ``detail``
-    ├── ServerUnavailable    still failing after ``max_attempts`` attempts, or a batch stream broke midway:
+    ├── ServerUnavailable    still failing after its attempts (every endpoint down or overloaded):
     │                        ``attempts``, ``status`` and ``detail`` of the last answer (None after a transport error)
     └── DeadlineExceeded     the deadline passed, or the next attempt could not start before it (a TimeoutError)
 
@@ -36,13 +44,14 @@ import random
 import time
 import uuid
 from base64 import b64encode
-from collections.abc import AsyncIterator, Iterable, Iterator
+from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
 from typing import Any, TypeVar
 
 import httpx
 from pydantic import BaseModel, Field, ValidationError
 
-from . import __version__
+from . import __version__, balance
+from .balance import Endpoint, Lease
 from .server.schemas import BatchLine, JudgeResponse, LimitsModel, RunCodeResponse
 from .types import Case, Limits, Submission
 
@@ -105,8 +114,11 @@ class _Call:
     def __init__(self, owner: _Base, deadline: float | None, expected: int = 0) -> None:
         self.owner, self.seconds = owner, owner.timeout if deadline is None else deadline
         self.ends = time.monotonic() + self.seconds
-        self.request_id, self.attempts, self.expected, self.lines = uuid.uuid4().hex, 0, expected, 0
+        self.request_id, self.attempts, self.expected = uuid.uuid4().hex, 0, expected
         self.last = ""  # the last failure, for messages
+        self.tried: set[Endpoint] = set()
+        self.received: set[int] = set()  # of a batch: the submissions whose lines came
+        self.sent: list[int] = []  # of a batch: the submissions of the stream being read, in its order
 
     def left(self) -> float:
         return self.ends - time.monotonic()
@@ -138,21 +150,16 @@ class _Call:
                 raise ClientError(str(failure), self.request_id) from failure
             if isinstance(failure, httpx.TimeoutException) and not isinstance(failure, httpx.ConnectTimeout):
                 raise self.expired() from failure  # read, write and pool timeouts end at the deadline
-        if self.attempts >= self.owner.max_attempts:
+        if self.attempts >= max(self.owner.max_attempts, self.owner._pool.size()):
             raise ServerUnavailable(f"no answer after {self.attempts} attempt(s); last failure: {self.last}",
                                     self.request_id, self.attempts, status, detail) from cause
+        if self.owner._pool.untried(self.tried):
+            return 0.0  # another endpoint: no reason to wait
         if delay is None:
             delay = random.uniform(0, min(self.owner.max_backoff, self.owner.backoff * 2 ** (self.attempts - 1)))
         if delay >= self.left():
             raise self.expired() from cause
         return delay
-
-    def broke(self, exc: httpx.TransportError) -> float:
-        """A batch stream failed while being read: retried only if no line had come."""
-        if self.lines and not isinstance(exc, httpx.TimeoutException):
-            raise ServerUnavailable(f"the batch stream broke after {self.lines} of {self.expected} lines: "
-                                    f"{type(exc).__name__}: {exc}", self.request_id, self.attempts) from exc
-        return self.retry(exc)
 
     def parse(self, content: bytes | str, model: type[Reply] | None = None) -> Any:
         """The answer as ``model`` (with the call's request id), or as plain JSON without one."""
@@ -165,43 +172,80 @@ class _Call:
             reply.request_id = self.request_id
         return reply
 
+    def batch(self, submissions: list[dict]) -> dict:
+        """The body of the next ``/judge/batch`` attempt: the submissions whose lines have not come."""
+        self.sent = [i for i in range(len(submissions)) if i not in self.received]
+        return {"submissions": [submissions[i] for i in self.sent]}
+
     def line(self, text: str) -> BatchReply:
+        """A line of the stream, its index that of the call's own submissions."""
         if self.left() <= 0:
             raise self.expired()
-        self.lines += 1
-        return self.parse(text, BatchReply)
+        reply = self.parse(text, BatchReply)
+        if not 0 <= reply.index < len(self.sent) or self.sent[reply.index] in self.received:
+            raise ClientError(f"the batch stream sent a line for index {reply.index}: not one of the {len(self.sent)} "
+                              "submissions sent, or a second line for one", self.request_id)
+        reply.index = self.sent[reply.index]
+        self.received.add(reply.index)
+        return reply
 
     def finished(self) -> None:
-        if self.lines != self.expected:
-            raise ClientError(f"the batch stream ended after {self.lines} of {self.expected} lines", self.request_id)
+        if len(self.received) != self.expected:
+            raise ClientError(f"the batch stream ended after {len(self.received)} of {self.expected} lines",
+                              self.request_id)
+
+    def lease(self, lease: Lease | None) -> Lease:
+        if lease is None:
+            raise self.expired()
+        return lease
 
 
 class _Base:
-    def __init__(self, base_url: str, token: str | None = None, timeout: float = 60.0, max_attempts: int = 5,
-                 backoff: float = 0.25, max_backoff: float = 8.0, connect_timeout: float = 5.0,
-                 pool_limits: httpx.Limits | None = None) -> None:
+    def __init__(self, base_url: str | Sequence[str], token: str | None = None, timeout: float = 60.0,
+                 max_attempts: int = 5, backoff: float = 0.25, max_backoff: float = 8.0, connect_timeout: float = 5.0,
+                 pool_limits: httpx.Limits | None = None, concurrency: int | None = None) -> None:
         token = os.environ.get("JUDGEBOX_TOKEN") if token is None else token
         headers = {"User-Agent": f"judgebox-client/{__version__}"}
         if token:
             headers["Authorization"] = f"Bearer {token}"
         self.timeout, self.max_attempts, self.backoff = timeout, max(1, max_attempts), backoff
         self.max_backoff, self.connect_timeout = max_backoff, connect_timeout
-        limits = pool_limits or httpx.Limits(max_connections=64, max_keepalive_connections=32)
-        self._http = self._open(base_url=base_url.rstrip("/"), headers=headers, limits=limits, timeout=timeout)
+        self._pool = balance.shared(balance.endpoint_urls(base_url), concurrency)
+        size = self._pool.size()
+        limits = pool_limits or httpx.Limits(max_connections=64 * size, max_keepalive_connections=32 * size)
+        self._http = self._open(headers=headers, limits=limits, timeout=timeout)
+        self._left = False
+
+    def endpoints(self) -> list[dict[str, Any]]:
+        """Per endpoint: its URL (and the name it came from), requests in flight and sent, failures (and
+        consecutive ones), whether it is ejected and how often it was, the last failure, its /health slots."""
+        return self._pool.stats()
+
+    def budget(self) -> dict[str, Any]:
+        """The process-wide budget of these endpoints: its limit, requests in flight and waiting, the peak."""
+        return self._pool.budget.stats()
+
+    def _leave_pool(self) -> None:
+        if not self._left:
+            self._left = True
+            balance.leave(self._pool)
 
     def _open(self, **options: Any) -> Any:
         raise NotImplementedError
 
-    def _request(self, call: _Call, path: str, body: dict | None) -> httpx.Request:
-        headers = {"X-Request-ID": call.request_id}
+    def _request(self, call: _Call, endpoint: Endpoint, path: str, body: dict | None) -> httpx.Request:
+        headers = {"X-Request-ID": call.request_id, **endpoint.headers()}
+        url, extensions = endpoint.url + path, endpoint.extensions()
         if body is None:
-            return self._http.build_request("GET", path, headers=headers, timeout=call.timeout())
+            return self._http.build_request("GET", url, headers=headers, timeout=call.timeout(),
+                                            extensions=extensions)
         try:
             content = json.dumps(body, ensure_ascii=False).encode("utf-8")
         except UnicodeEncodeError:  # lone surrogates (stdin bytes that are not UTF-8) travel as JSON escapes
             content = json.dumps(body).encode("ascii")
         headers["Content-Type"] = "application/json"
-        return self._http.build_request("POST", path, content=content, headers=headers, timeout=call.timeout())
+        return self._http.build_request("POST", url, content=content, headers=headers, timeout=call.timeout(),
+                                        extensions=extensions)
 
 
 class Client(_Base):
@@ -213,8 +257,11 @@ class Client(_Base):
             for line in client.judge_batch([{"code": "print(1)", "cases": [{"expected_output": "1"}]}]):
                 print(line.index, line.result.verdict if line.result else line.error)
 
-    ``timeout`` is the default deadline of a call (seconds, retries included); ``max_attempts``, ``backoff``
-    and ``max_backoff`` shape the retries; ``pool_limits`` sizes the connection pool.
+    ``base_url`` is one server, or several (``"http://a:8080,http://b:8080"``, a list, or a name with several
+    addresses), balanced; ``concurrency`` bounds the requests in flight to them from this process (else
+    ``$JUDGEBOX_CLIENT_CONCURRENCY``). ``timeout`` is the default deadline of a call (seconds, retries
+    included); ``max_attempts``, ``backoff`` and ``max_backoff`` shape the retries; ``pool_limits`` sizes the
+    connection pool.
     """
 
     def _open(self, **options: Any) -> httpx.Client:
@@ -243,7 +290,7 @@ class Client(_Base):
         return self._stream({"submissions": [_submission(s) for s in submissions]}, deadline)
 
     def health(self, deadline: float | None = None) -> dict:
-        """The server's ``/health`` report: status, isolation layers, languages, slots, queue depth."""
+        """A server's ``/health`` report (one endpoint's): status, isolation layers, languages, slots, queue depth."""
         return self._fetch("/health", None, deadline)
 
     def post_json(self, path: str, body: dict, deadline: float | None = None) -> Any:
@@ -257,6 +304,7 @@ class Client(_Base):
 
     def close(self) -> None:
         self._http.close()
+        self._leave_pool()
 
     def __enter__(self) -> Client:
         return self
@@ -267,35 +315,50 @@ class Client(_Base):
     def _fetch(self, path: str, body: dict | None, deadline: float | None, model: type[Reply] | None = None) -> Any:
         """POST ``body`` (GET when None) and parse the answer."""
         call = _Call(self, deadline)
-        return call.parse(self._send(call, path, body).content, model)
+        response, _ = self._send(call, path, body)
+        return call.parse(response.content, model)
 
-    def _send(self, call: _Call, path: str, body: dict | None, stream: bool = False) -> httpx.Response:
+    def _send(self, call: _Call, path: str, body: dict | None, stream: bool = False
+              ) -> tuple[httpx.Response, Lease]:
+        """The first successful answer, with its lease (given back already unless ``stream``)."""
         while True:
+            lease = call.lease(self._pool.lease(call.tried, call.left()))
             try:
-                response = self._http.send(self._request(call, path, body), stream=True)
+                response = self._http.send(self._request(call, lease.endpoint, path, body), stream=True)
                 if not stream or not response.is_success:
                     response.read()
             except httpx.TransportError as exc:
+                _transport_failed(lease, exc)
                 time.sleep(call.retry(exc))
                 continue
+            except BaseException:
+                lease.release()
+                raise
             if response.is_success:
-                return response
+                if not stream:
+                    lease.answered()
+                return response, lease
+            _answered(lease, response)
             time.sleep(call.retry(response))
 
     def _stream(self, body: dict, deadline: float | None) -> Iterator[BatchReply]:
-        call = _Call(self, deadline, expected=len(body["submissions"]))
+        submissions = body["submissions"]
+        call = _Call(self, deadline, expected=len(submissions))
         while True:
-            response = self._send(call, "/judge/batch", body, stream=True)
+            response, lease = self._send(call, "/judge/batch", call.batch(submissions), stream=True)
             try:
                 for text in response.iter_lines():
                     if text.strip():
                         yield call.line(text)
                 call.finished()
+                lease.answered()
                 return
             except httpx.TransportError as exc:
-                delay = call.broke(exc)
+                _transport_failed(lease, exc)
+                delay = call.retry(exc)
             finally:
                 response.close()
+                lease.release()
             time.sleep(delay)
 
 
@@ -340,6 +403,7 @@ class AsyncClient(_Base):
 
     async def aclose(self) -> None:
         await self._http.aclose()
+        self._leave_pool()
 
     async def __aenter__(self) -> AsyncClient:
         return self
@@ -350,36 +414,70 @@ class AsyncClient(_Base):
     async def _fetch(self, path: str, body: dict | None, deadline: float | None,
                     model: type[Reply] | None = None) -> Any:
         call = _Call(self, deadline)
-        return call.parse((await self._send(call, path, body)).content, model)
+        response, _ = await self._send(call, path, body)
+        return call.parse(response.content, model)
 
-    async def _send(self, call: _Call, path: str, body: dict | None, stream: bool = False) -> httpx.Response:
+    async def _send(self, call: _Call, path: str, body: dict | None, stream: bool = False
+                    ) -> tuple[httpx.Response, Lease]:
         while True:
+            lease = call.lease(await self._pool.lease_async(call.tried, call.left()))
             try:
-                response = await self._http.send(self._request(call, path, body), stream=True)
+                response = await self._http.send(self._request(call, lease.endpoint, path, body), stream=True)
                 if not stream or not response.is_success:
                     await response.aread()
             except httpx.TransportError as exc:
+                _transport_failed(lease, exc)
                 await asyncio.sleep(call.retry(exc))
                 continue
+            except BaseException:
+                lease.release()
+                raise
             if response.is_success:
-                return response
+                if not stream:
+                    lease.answered()
+                return response, lease
+            _answered(lease, response)
             await asyncio.sleep(call.retry(response))
 
     async def _stream(self, body: dict, deadline: float | None) -> AsyncIterator[BatchReply]:
-        call = _Call(self, deadline, expected=len(body["submissions"]))
+        submissions = body["submissions"]
+        call = _Call(self, deadline, expected=len(submissions))
         while True:
-            response = await self._send(call, "/judge/batch", body, stream=True)
+            response, lease = await self._send(call, "/judge/batch", call.batch(submissions), stream=True)
             try:
                 async for text in response.aiter_lines():
                     if text.strip():
                         yield call.line(text)
                 call.finished()
+                lease.answered()
                 return
             except httpx.TransportError as exc:
-                delay = call.broke(exc)
+                _transport_failed(lease, exc)
+                delay = call.retry(exc)
             finally:
                 await response.aclose()
+                lease.release()
             await asyncio.sleep(delay)
+
+
+def _transport_failed(lease: Lease, exc: httpx.TransportError) -> None:
+    """A refused, dropped or broken connection is the endpoint's failure; a timeout is the call's deadline."""
+    if isinstance(exc, httpx.TimeoutException) and not isinstance(exc, httpx.ConnectTimeout):
+        lease.release()
+    else:
+        lease.failed(f"{type(exc).__name__}: {exc}")
+
+
+def _answered(lease: Lease, response: httpx.Response) -> None:
+    """An error answer: a 5xx is the endpoint's failure, unless it says when to come back (alive but busy, as a
+    429 is); any other status is an answer from a working server."""
+    status = response.status_code
+    if status == 429 or "retry-after" in response.headers:
+        lease.release()
+    elif status >= 500:
+        lease.failed(f"HTTP {status}")
+    else:
+        lease.answered()
 
 
 def _detail(response: httpx.Response) -> Any:
