@@ -15,17 +15,20 @@ import asyncio
 import dataclasses
 import functools
 import os
+import queue
 import threading
 import time
 import weakref
+from collections.abc import Iterable, Iterator
 from concurrent.futures import Future
 from typing import Any
 
 from . import checkers, languages
-from .backends.local import WorkerPool
+from .backends.local import Group, Tenant, WorkerPool, current_group, grouped
 from .cases import load_problem
 from .checkers import CheckResult
 from .classify import classify
+from .dedupe import ResultCache, Unkeyable, submission_key
 from .errors import InvalidCases, InvalidInput, UnknownChecker
 from .problem_programs import Check, ProblemPrograms
 from .programs import Programs
@@ -40,10 +43,18 @@ class Judge:
 
     ``Judge()`` starts one slot per core and raises :class:`judgebox.IsolationUnavailable` if this
     machine cannot give the required isolation. Use it as a context manager, or call :meth:`close`.
+
+    ``dedupe``: identical submissions are judged once (:mod:`judgebox.dedupe`): True (the default) gives
+    the judge a :class:`ResultCache` of its own, a ResultCache is used as given (its keys include this
+    judge's ``config``), None or False judges every submission. ``judge.dedupe`` is the cache in use.
     """
 
-    def __init__(self, config: SandboxConfig | None = None, slots: int | None = None) -> None:
+    def __init__(self, config: SandboxConfig | None = None, slots: int | None = None,
+                 dedupe: bool | ResultCache | None = True) -> None:
+        if not isinstance(dedupe, (bool, ResultCache, type(None))):
+            raise InvalidInput(f"dedupe must be True, False, None or a judgebox.dedupe.ResultCache, got {dedupe!r}")
         self.config = config or SandboxConfig()
+        self.dedupe: ResultCache | None = ResultCache() if dedupe is True else dedupe or None
         self.pool = WorkerPool(self.config, slots)
         self.programs = Programs(self.pool, self.config.cache_dir)
         self.problem_programs = ProblemPrograms(self.programs)
@@ -60,11 +71,62 @@ class Judge:
         return await self.judge_submission_async(
             self.submission(code, cases, language, limits, checker, stop_on_first_failure))
 
+    def judge_submission(self, submission: Submission) -> JudgeResult:
+        """Judge a :class:`Submission` (see :meth:`submission`). With dedupe on, a submission identical to
+        one judged recently, or being judged now, is not run again: the caller gets that same JudgeResult,
+        whose ``wall_time`` is the original judgement's."""
+        key = self._key(submission)
+        if key is None:
+            return self._judge_now(submission)
+        return self.dedupe.run(key, lambda: self._judge_now(submission),  # type: ignore[union-attr]
+                               current_group(), self._follow)
+
     async def judge_submission_async(self, submission: Submission) -> JudgeResult:
+        """The awaitable twin of :meth:`judge_submission`."""
+        key = self._key(submission)
+        if key is None:
+            return await self._judge_now_async(submission)
+        return await self.dedupe.run_async(key, lambda: self._judge_now_async(submission),  # type: ignore[union-attr]
+                                           current_group(), self._follow)
+
+    def judge_many(self, submissions: Iterable[Submission]) -> Iterator[tuple[int, JudgeResult]]:
+        """Judge every submission at once, yielding ``(index, result)`` as each finishes (not in order).
+
+        They are queued together as one tenant of the pool (as fair to other callers as one submission
+        of all their cases; first come, first run among themselves), identical ones judged once. One the
+        judge fails on (an invalid record, a closed judge) yields an SE result saying why; the others go on.
+        Leaving the loop early cancels what has not run yet."""
+        batch = list(submissions)
+        if batch:
+            yield from _as_they_finish(self, batch)
+
+    def stats(self) -> dict[str, Any]:
+        """What the judge has done: ``dedupe`` (:meth:`ResultCache.stats`, None when off), the pool's
+        ``jobs_started`` (runs of programs, checkers and compilers), the build ``artifact_cache``'s hits."""
+        cache = self.programs.cache
+        return {"dedupe": self.dedupe.stats() if self.dedupe is not None else None,
+                "jobs_started": self.pool.jobs_started,
+                "artifact_cache": {"hits": cache.hits, "misses": cache.misses}}
+
+    def _key(self, submission: Submission) -> str | None:
+        if self.dedupe is None:
+            return None
+        try:
+            return submission_key(submission, self.config)
+        except Unkeyable:  # a value of a type test data never holds: judged, not cached
+            return None
+
+    def _follow(self, leader: Group | None) -> None:
+        """A caller waiting on another's judgement counts as started when that one's jobs start."""
+        if leader is not None:
+            self.pool.follow(current_group(), leader)
+
+    async def _judge_now_async(self, submission: Submission) -> JudgeResult:
         started = time.monotonic()
         if languages.get(submission.language).compiled or ProblemPrograms.needs_building(submission):
-            # a compiler may run: not on the event loop
-            runs, check = await asyncio.get_running_loop().run_in_executor(None, self._start, submission)
+            # a compiler may run: not on the event loop; its jobs join this task's group wherever it runs
+            start = functools.partial(_in_group, current_group(), self._start, submission)
+            runs, check = await asyncio.get_running_loop().run_in_executor(None, start)
         else:
             runs, check = self._start(submission)
         judged, pending = self._judged_as_they_end(submission, runs, check)
@@ -79,7 +141,7 @@ class Judge:
             _cancel(pending)
         return self._fold(submission, results, started)
 
-    def judge_submission(self, submission: Submission) -> JudgeResult:
+    def _judge_now(self, submission: Submission) -> JudgeResult:
         started = time.monotonic()
         judged, pending = self._judged_as_they_end(submission, *self._start(submission))
         results: list[CaseResult] = []
@@ -168,6 +230,67 @@ class Judge:
         return case_result(_with_file_hint(check, case, outcome), outcome, case.limits or submission.limits)
 
 
+def _in_group(group: Group, start: Any, submission: Submission) -> Any:
+    with grouped(group):
+        return start(submission)
+
+
+def _as_they_finish(judge: Judge, batch: list[Any]) -> Iterator[tuple[int, JudgeResult]]:
+    """:meth:`Judge.judge_many`'s work: every submission a task on an event loop of its own (one thread
+    that waits, not one thread per submission), each result handed over as it ends."""
+    finished: queue.Queue[tuple[int, JudgeResult] | None] = queue.Queue()
+    tenant = Tenant()
+
+    async def one(index: int, submission: Any) -> None:
+        try:
+            if not isinstance(submission, Submission):
+                raise InvalidInput(f"judge_many takes Submission records, got a {type(submission).__name__}")
+            with grouped(Group(tenant)):
+                result = await judge.judge_submission_async(submission)
+        except Exception as exc:  # this one's failure is its SE; the others go on
+            result = _failed(submission, exc)
+        finished.put((index, result))
+
+    async def every() -> None:
+        await asyncio.gather(*(one(index, submission) for index, submission in enumerate(batch)))
+
+    loop = asyncio.new_event_loop()
+    work = loop.create_task(every())
+
+    def serve() -> None:
+        try:
+            loop.run_until_complete(work)
+        except BaseException:  # cancelled by the consumer leaving, or lost: the consumer accounts for the rest
+            pass
+        finally:
+            loop.run_until_complete(loop.shutdown_default_executor())
+            loop.close()
+            finished.put(None)
+
+    thread = threading.Thread(target=serve, name="judgebox-judge-many", daemon=True)
+    thread.start()
+    given: set[int] = set()
+    try:
+        while (item := finished.get()) is not None:
+            given.add(item[0])
+            yield item
+        for index in sorted(set(range(len(batch))) - given):  # never dropped, whatever went wrong
+            yield index, _failed(batch[index], RuntimeError("the judge lost this submission"))
+    finally:
+        if thread.is_alive():
+            try:
+                loop.call_soon_threadsafe(work.cancel)
+            except RuntimeError:  # the loop closed meanwhile
+                pass
+        thread.join()
+
+
+def _failed(submission: Any, exc: BaseException) -> JudgeResult:
+    """A submission the judge could not judge: SE, with the reason, never a wrong answer."""
+    total = len(submission.cases) if isinstance(submission, Submission) else 0
+    return JudgeResult(Verdict.SE, (), total, f"{type(exc).__name__}: {exc}")
+
+
 def _refuse_programs(checking: checkers.Checking, interactor: Any, cases: tuple[Case, ...]) -> None:
     """An interactive problem's verdict is its interactor's, on stdin/stdout cases: a checker program beside
     it, or cases of another kind, are refused before anything runs."""
@@ -240,7 +363,7 @@ def default_judge() -> Judge:
     global _default
     with _default_lock:
         if _default is None:
-            _default = Judge(slots=_slots_from_environment())
+            _default = Judge(slots=_slots_from_environment(), dedupe=_dedupe_from_environment())
             import atexit
 
             atexit.register(_default.close)
@@ -254,6 +377,14 @@ def _slots_from_environment() -> int | None:
     if not text.isdigit() or int(text) < 1:
         raise InvalidInput(f"JUDGEBOX_SLOTS must be a positive whole number, got {text!r}")
     return int(text)
+
+
+def _dedupe_from_environment() -> bool:
+    """``$JUDGEBOX_DEDUPE=0`` judges every submission of the default judge, identical or not."""
+    text = os.environ.get("JUDGEBOX_DEDUPE", "").strip()
+    if text not in ("", "0", "1"):
+        raise InvalidInput(f"JUDGEBOX_DEDUPE must be 0 or 1, got {text!r}")
+    return text != "0"
 
 
 def judge(code: str, cases: Any, language: str = "python", limits: Limits | None = None,

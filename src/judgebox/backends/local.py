@@ -55,14 +55,16 @@ class Group:
 
     ``started`` is the ``time.monotonic()`` at which its first job started on a slot (None until then);
     ``cancelled`` is set by :meth:`WorkerPool.cancel`, after which the group's new jobs are cancelled at once.
+    ``followers`` are groups whose work this group's jobs do (:meth:`WorkerPool.follow`), until it starts.
     """
 
-    __slots__ = ("cancelled", "started", "tenant")
+    __slots__ = ("cancelled", "followers", "started", "tenant")
 
     def __init__(self, tenant: Tenant | None = None) -> None:
         self.tenant = tenant or Tenant()
         self.started: float | None = None
         self.cancelled = False
+        self.followers: list[Group] = []
 
 
 _current: ContextVar[Group | None] = ContextVar("judgebox_pool_group", default=None)
@@ -114,6 +116,7 @@ class WorkerPool:
         self._ready: deque[Tenant] = deque()  # tenants with queued jobs, in round-robin order
         self._closed = False
         self._running = [False] * len(self.slots)  # each written by its own slot's thread only
+        self.jobs_started = 0  # jobs taken by a slot since the pool started (under the lock)
         self._threads = [threading.Thread(target=self._work, args=(slot,), name=f"judgebox-slot-{slot.index}",
                                           daemon=True) for slot in self.slots]
         for thread in self._threads:
@@ -161,6 +164,15 @@ class WorkerPool:
             future.cancel()
         return True
 
+    def follow(self, group: Group, leader: Group) -> None:
+        """``group`` waits for work that ``leader``'s jobs do (one judgement shared by identical submissions):
+        it counts as started when ``leader`` starts, so a deadline on its first job is met by the leader's."""
+        with self._cond:
+            if leader.started is None:
+                leader.followers.append(group)
+            elif group.started is None:
+                group.started = leader.started
+
     @property
     def busy(self) -> int:
         """Slots running a job right now."""
@@ -183,8 +195,13 @@ class WorkerPool:
                 self._ready.pop()  # the tenant just rotated to the back
             if task[0].set_running_or_notify_cancel():  # False: the caller cancelled it; take the next
                 tenant._running += 1
+                self.jobs_started += 1
                 if group.started is None:
                     group.started = time.monotonic()
+                    followers, group.followers = group.followers, []
+                    for follower in followers:
+                        if follower.started is None:
+                            follower.started = group.started
                 return tenant, task
         return None
 

@@ -77,6 +77,7 @@ def create_app(settings: ServerSettings | None = None, judge: Judge | None = Non
     app = FastAPI(title="judgebox", version="0.1.0", lifespan=lifespan,
                   description="A SandboxFusion-compatible code execution service with a native batch judge API.")
     metrics = Metrics()
+    metrics.watch_dedupe(lambda: state.get("judge"))
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
     app.add_middleware(_StampArrival)
     routes: set[str] = set()  # the app's paths; any other path is counted as "other" (bounded label values)

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from typing import Any
+
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 
 LATENCY_BUCKETS = (0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60)
 
@@ -25,3 +29,29 @@ class Metrics:
                                 registry=self.registry)
         self.cache_misses = Gauge("judgebox_artifact_cache_misses", "Builds that ran a compiler",
                                   registry=self.registry)
+
+    def watch_dedupe(self, judge: Callable[[], Any]) -> None:
+        """Show the dedupe counts of the judge ``judge()`` returns (None before the server started)."""
+        self.registry.register(_DedupeCollector(judge))
+
+
+class _DedupeCollector:
+    """The judge's result cache counts itself (judgebox.dedupe); each scrape reads its counts as they are."""
+
+    COUNTERS = (("hits", "Submissions answered by a kept result"),
+                ("misses", "Submissions judged (no identical one kept or in progress)"),
+                ("shared_in_flight", "Submissions that waited for an identical one being judged"))
+    GAUGES = (("entries", "Results kept"), ("bytes", "Bytes the kept results retain"))
+
+    def __init__(self, judge: Callable[[], Any]) -> None:
+        self.judge = judge
+
+    def collect(self) -> Iterator[Metric]:
+        cache = getattr(self.judge(), "dedupe", None)
+        if cache is None:  # dedupe off, or the server not started yet: no such series
+            return
+        stats = cache.stats()
+        for name, text in self.COUNTERS:
+            yield CounterMetricFamily(f"judgebox_dedupe_{name}", text, value=stats[name])
+        for name, text in self.GAUGES:
+            yield GaugeMetricFamily(f"judgebox_dedupe_{name}", text, value=stats[name])

@@ -1,0 +1,296 @@
+"""Judge each distinct submission once: a content key for a submission, and a cache of results by key.
+
+A GRPO step samples 16 completions of each prompt, and models repeat themselves: the same program, on the
+same tests, under the same limits and checking, would be judged several times in one batch and again in
+later epochs. :func:`submission_key` names everything that decides a submission's verdict;
+:class:`ResultCache` keeps recent results by that key and shares a judgement in progress, so identical
+submissions judged at the same time cost one judgement.
+
+    cache = ResultCache()
+    future, owner = cache.claim(submission_key(submission))
+    if owner:                      # nobody judged it recently: this caller judges and settles the future
+        future.set_result(judge(submission))      # or set_exception(exc), or cancel() to give up
+    result = future.result()       # everyone else: the owner's result (Abandoned: claim again)
+
+:meth:`ResultCache.run` and :meth:`ResultCache.run_async` do exactly that, claiming again after an owner
+gave up; :class:`judgebox.Judge` judges every submission through them.
+
+What is kept, and what a program can tell:
+
+- The key is a SHA-256 over a canonical, type-tagged encoding of the whole submission (code, language,
+  every case's fields, limits, checking, any checker or interactor program's source, stop_on_first_failure),
+  and of the judge's own settings (its :class:`SandboxConfig`), so two submissions share an entry only when
+  nothing that decides the verdict differs. Values are tagged by type: ``1``, ``1.0`` and ``True`` as an
+  expected value are three keys, as the ``value`` checker tells them apart.
+- A hit runs nothing, so a program cannot observe whether it was cached, and it cannot reach another
+  sample's entry: a different program is a different key.
+- A result with any SE case, and an exception, are not kept (the next claim judges again): infrastructure
+  failures are never replayed. Everything else is: a nondeterministic program (one that reads the clock or
+  races threads) is judged once per key within the cache's life, and every sample of it gets that verdict.
+- Entries are dropped least recently used first, past ``max_entries`` or ``max_bytes`` (a result's
+  retained stdout, stderr and messages, and a fixed estimate per record).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import functools
+import hashlib
+import struct
+import threading
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Iterator
+from concurrent.futures import Future, InvalidStateError
+from contextlib import contextmanager
+from typing import Any, TypeVar
+
+from .types import JudgeResult
+from .verdicts import Verdict
+
+__all__ = ["Abandoned", "ResultCache", "Unkeyable", "retained_bytes", "submission_key"]
+
+MiB = 1024 * 1024
+ENCODING = b"judgebox-submission-key-1"  # changes with the encoding, so old keys never match new ones
+RESULT_OVERHEAD, CASE_OVERHEAD = 512, 256  # bytes: an estimate of a JudgeResult's and a CaseResult's records
+T = TypeVar("T")
+
+
+class Unkeyable(TypeError):
+    """The submission holds a value with no canonical encoding (an object of a type the test data never
+    has): it is judged without the cache."""
+
+
+class Abandoned(Exception):
+    """The owner of a judgement in progress gave up (its caller went away): claim the key again."""
+
+
+# -- the key ----------------------------------------------------------------------------------------------
+
+def submission_key(submission: Any, scope: Any = None) -> str:
+    """The hex SHA-256 of everything that decides ``submission``'s verdict, and of ``scope`` (the judge's
+    settings, when a cache could be shared by differently configured judges). Raises :class:`Unkeyable`
+    for a value that has no canonical encoding."""
+    digest = hashlib.sha256(ENCODING)
+    for chunk in _encoded((submission, scope)):
+        digest.update(chunk)
+    return digest.hexdigest()
+
+
+def _encoded(value: Any) -> Iterator[bytes]:
+    """A prefix-free, type-tagged encoding of ``value``, in chunks (a case's stdin is not copied). Walked
+    with a stack of its own: test data may nest deeper than Python's recursion limit."""
+    pending: list[Any] = [value]
+    while pending:
+        item = pending.pop()
+        kind = type(item)
+        if isinstance(item, _Raw):
+            yield item.data
+        elif item is None or kind is bool:
+            yield {None: b"N", True: b"T", False: b"F"}[item]
+        elif kind is int:
+            yield b"i" + _sized(item.to_bytes((item.bit_length() + 8) // 8, "big", signed=True))
+        elif kind is float:
+            yield b"f" + struct.pack(">d", item)  # -0.0 and 0.0 stay apart; the checker may tell them apart
+        elif kind is str:
+            yield b"s" + _sized(item.encode("utf-8", "surrogatepass"))
+        elif kind is bytes:
+            yield b"b" + _sized(item)
+        elif kind in (list, tuple):
+            yield (b"l" if kind is list else b"t") + _count(len(item))
+            pending.extend(reversed(item))
+        elif kind is dict:  # in the order of the keys' encodings: equal dicts encode alike whatever their order
+            yield b"d" + _count(len(item))
+            pairs = sorted(((_whole(key), entry) for key, entry in item.items()), key=lambda pair: pair[0])
+            pending.extend(reversed([part for key, entry in pairs for part in (_Raw(key), entry)]))
+        elif kind in (set, frozenset):
+            yield (b"S" if kind is set else b"Z") + _count(len(item))
+            pending.extend(_Raw(element) for element in sorted(map(_whole, item), reverse=True))
+        elif dataclasses.is_dataclass(item) and kind.__module__.split(".")[0] == "judgebox":
+            fields = dataclasses.fields(item)
+            yield b"D" + _sized(f"{kind.__module__}.{kind.__qualname__}".encode()) + _count(len(fields))
+            pending.extend(reversed([part for f in fields for part in (_Raw(b"s" + _sized(f.name.encode())),
+                                                                       getattr(item, f.name))]))
+        else:
+            raise Unkeyable(f"a {kind.__module__}.{kind.__qualname__} has no canonical encoding")
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Raw:
+    """Bytes already encoded, fed to the digest as they are."""
+
+    data: bytes
+
+
+def _sized(data: bytes) -> bytes:
+    return _count(len(data)) + data
+
+
+def _count(n: int) -> bytes:
+    return struct.pack(">Q", n)
+
+
+def _whole(value: Any) -> bytes:
+    return b"".join(_encoded(value))
+
+
+# -- the cache --------------------------------------------------------------------------------------------
+
+def retained_bytes(result: JudgeResult) -> int:
+    """What keeping ``result`` costs, as the cache counts it: the output and messages it holds, and an
+    estimate per record."""
+    return RESULT_OVERHEAD + len(result.message) + sum(
+        CASE_OVERHEAD + len(case.stdout_raw) + len(case.stderr_raw) + len(case.message) for case in result.cases)
+
+
+def keepable(result: JudgeResult) -> bool:
+    """Only a judgement free of infrastructure failures is replayed."""
+    return result.verdict is not Verdict.SE and all(case.verdict is not Verdict.SE for case in result.cases)
+
+
+@dataclasses.dataclass(frozen=True)
+class _Flight:
+    """A judgement in progress: the owner's future, and what the owner said about itself to its waiters."""
+
+    future: Future[JudgeResult]
+    context: Any
+
+
+class ResultCache:
+    """Recent results by :func:`submission_key`, least recently used dropped first, and the judgements in
+    progress; safe to use from many threads at once.
+
+    :meth:`claim` returns a future of the key's result and whether the caller owns it. The owner judges and
+    settles the future: ``set_result``, ``set_exception`` (the waiters get the exception; nothing is kept),
+    or ``cancel()`` when its caller went away (the waiters get :class:`Abandoned` and claim again, so one
+    of them judges; the key is not poisoned). Every waiter gets a future of its own, so a waiter that gives
+    up, or is cancelled by ``asyncio.wrap_future``, cancels nothing of the others'.
+    """
+
+    def __init__(self, max_entries: int = 4096, max_bytes: int = 64 * MiB) -> None:
+        for name, bound in (("max_entries", max_entries), ("max_bytes", max_bytes)):
+            if type(bound) is not int or bound < 0:
+                raise ValueError(f"{name} must be a whole number >= 0, got {bound!r}")
+        self.max_entries, self.max_bytes = max_entries, max_bytes
+        self._lock = threading.Lock()
+        self._kept: OrderedDict[str, tuple[JudgeResult, int]] = OrderedDict()
+        self._flying: dict[str, _Flight] = {}
+        self._bytes = 0
+        self._counts = dict.fromkeys(("hits", "misses", "shared_in_flight", "evictions", "not_kept"), 0)
+
+    def claim(self, key: str) -> tuple[Future[JudgeResult], bool]:
+        """The future of ``key``'s result, and True if the caller owns it (and must settle it)."""
+        future, owner, _ = self._claim(key, None)
+        return future, owner
+
+    def run(self, key: str, judge: Callable[[], JudgeResult], context: Any = None,
+            on_wait: Callable[[Any], object] | None = None) -> JudgeResult:
+        """``key``'s result: kept, or shared with its owner, or ``judge()``'s if this caller owns it.
+        ``context`` is given to the waiters' ``on_wait`` before they wait on this caller's judgement."""
+        while True:
+            future, owner, leader = self._claim(key, context)
+            if owner:
+                with _owning(future):
+                    future.set_result(result := judge())
+                return result
+            if on_wait is not None:
+                on_wait(leader)
+            try:
+                return future.result()
+            except Abandoned:
+                continue
+
+    async def run_async(self, key: str, judge: Callable[[], Awaitable[JudgeResult]], context: Any = None,
+                        on_wait: Callable[[Any], object] | None = None) -> JudgeResult:
+        """The awaitable twin of :meth:`run`; a waiter waits without occupying a thread."""
+        while True:
+            future, owner, leader = self._claim(key, context)
+            if owner:
+                with _owning(future):
+                    future.set_result(result := await judge())
+                return result
+            if on_wait is not None:
+                on_wait(leader)
+            try:
+                return future.result() if future.done() else await asyncio.wrap_future(future)
+            except Abandoned:
+                continue
+
+    def stats(self) -> dict[str, int]:
+        """``hits`` (claims answered by a kept result), ``misses`` (claims that owned a judgement),
+        ``shared_in_flight`` (claims that waited on one in progress), ``entries`` and ``bytes`` kept,
+        ``in_flight``, ``evictions`` and ``not_kept`` (SE results, exceptions, abandoned judgements)."""
+        with self._lock:
+            return {**self._counts, "entries": len(self._kept), "bytes": self._bytes, "in_flight": len(self._flying)}
+
+    def __len__(self) -> int:
+        return len(self._kept)
+
+    def _claim(self, key: str, context: Any) -> tuple[Future[JudgeResult], bool, Any]:
+        with self._lock:
+            kept = self._kept.get(key)
+            if kept is not None:
+                self._kept.move_to_end(key)
+                self._counts["hits"] += 1
+                done: Future[JudgeResult] = Future()
+                done.set_result(kept[0])
+                return done, False, None
+            flight = self._flying.get(key)
+            if flight is not None:
+                self._counts["shared_in_flight"] += 1
+                view: Future[JudgeResult] = Future()
+                flight.future.add_done_callback(functools.partial(_relay, view))
+                return view, False, flight.context
+            self._counts["misses"] += 1
+            owned: Future[JudgeResult] = Future()
+            self._flying[key] = _Flight(owned, context)
+            # Registered before any waiter's relay, so the entry is settled before a waiter could claim again.
+            owned.add_done_callback(functools.partial(self._settle, key))
+            return owned, True, None
+
+    def _settle(self, key: str, owned: Future[JudgeResult]) -> None:
+        with self._lock:
+            flight = self._flying.get(key)
+            if flight is not None and flight.future is owned:
+                del self._flying[key]
+            result = None if owned.cancelled() or owned.exception() is not None else owned.result()
+            if result is None or not keepable(result):
+                self._counts["not_kept"] += 1
+                return
+            size = retained_bytes(result)
+            if size > self.max_bytes or not self.max_entries:
+                self._counts["evictions"] += 1  # larger than the whole cache: dropped at once
+                return
+            self._kept[key] = (result, size)
+            self._bytes += size
+            while len(self._kept) > self.max_entries or self._bytes > self.max_bytes:
+                _, (_, dropped) = self._kept.popitem(last=False)
+                self._bytes -= dropped
+                self._counts["evictions"] += 1
+
+
+@contextmanager
+def _owning(future: Future[JudgeResult]) -> Iterator[None]:
+    """The owner's judgement settles its future whatever happens: its exception reaches the waiters; its
+    caller going away (cancellation, KeyboardInterrupt) lets a waiter judge instead."""
+    try:
+        yield
+    except Exception as exc:
+        future.set_exception(exc)
+        raise
+    except BaseException:
+        future.cancel()
+        raise
+
+
+def _relay(view: Future[JudgeResult], owned: Future[JudgeResult]) -> None:
+    """A waiter's own future gets the owner's outcome."""
+    try:
+        if owned.cancelled():
+            view.set_exception(Abandoned("the judgement this waited for was abandoned by its caller"))
+        elif owned.exception() is not None:
+            view.set_exception(owned.exception())  # type: ignore[arg-type]
+        else:
+            view.set_result(owned.result())
+    except InvalidStateError:  # the waiter gave up on its future first
+        pass
