@@ -6,6 +6,10 @@
     http(s)://host:port/run_code    RunCodeServer: any SandboxFusion-compatible server, the URL used as
                                     given; a judgebox server behind it is recognised by its /health
 
+Several servers of one kind, balanced by one client (:mod:`judgebox.balance`): ``judgebox://h1:p1,h2:p2``
+(a later item without a scheme takes the first one's), ``http://h1:p1/run_code,http://h2:p2/run_code``,
+or a list (a Python list, or verl's config list) of such URLs.
+
 Every transport answers ``run_code(bodies, semaphore)`` with one ``(response, error)`` pair per
 SandboxFusion request body, as verl's ``call_sandbox_api`` does; judgebox transports also ``judge`` whole
 submissions. Transports are kept per process and URL: a forked or pickled-then-rebuilt caller opens its own.
@@ -15,7 +19,7 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from typing import Any
@@ -23,7 +27,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from pydantic import ValidationError
 
-from .. import checkers
+from .. import balance, checkers
 from ..client import Client, ClientError, DeadlineExceeded, ServerUnavailable
 from ..judging import default_judge
 from ..server import translate
@@ -103,13 +107,14 @@ class RunCodeServer:
 
     kind = "run_code"
 
-    def __init__(self, url: str, token: str | None = "") -> None:
-        parts = urlsplit(url)
-        base, _, self.path = parts.path.rpartition("/")
-        self.path = "/" + self.path
+    def __init__(self, url: str | Sequence[str], token: str | None = "") -> None:
+        splits = [urlsplit(one) for one in balance.endpoint_urls(url)]
+        if len({parts.path for parts in splits}) > 1:
+            raise ValueError(f"sandbox_fusion_url {url!r}: several servers must all name the same path")
+        self.path = "/" + splits[0].path.rpartition("/")[2]
+        bases = [urlunsplit((parts.scheme, parts.netloc, parts.path.rpartition("/")[0], "", "")) for parts in splits]
         # no token by default: $JUDGEBOX_TOKEN is for judgebox servers, not for someone else's
-        self.client = Client(urlunsplit((parts.scheme, parts.netloc, base, "", "")), token=token, timeout=60,
-                             max_attempts=4)
+        self.client = Client(bases, token=token, timeout=60, max_attempts=4)
 
     def run_code(self, bodies: list[dict[str, Any]], semaphore: Any = None) -> list[Reply]:
         """One request per body, each under the semaphore (as verl holds it, per case)."""
@@ -134,9 +139,10 @@ class JudgeboxServer(RunCodeServer):
 
     kind = "judgebox"
 
-    def __init__(self, base_url: str) -> None:
-        super().__init__(base_url.rstrip("/") + "/run_code", token=None)  # None: $JUDGEBOX_TOKEN
-        self.judge_client = Client(base_url, timeout=600, max_attempts=4)
+    def __init__(self, base_url: str | Sequence[str]) -> None:
+        bases = balance.endpoint_urls(base_url)
+        super().__init__([base + "/run_code" for base in bases], token=None)  # None: $JUDGEBOX_TOKEN
+        self.judge_client = Client(bases, timeout=600, max_attempts=4)  # the same endpoints: one shared pool
 
     def judge(self, submission: Submission, semaphore: Any = None) -> Any:
         """The server's /judge answer (a JudgeReply); raises judgebox.client.ClientError."""
@@ -157,7 +163,7 @@ _executors: dict[int, ThreadPoolExecutor] = {}
 
 def transport_for(url: str | None) -> Transport:
     """The transport of a ``sandbox_fusion_url``, made once per process."""
-    key = (os.getpid(), url)
+    key = (os.getpid(), tuple(url) if _several(url) else url)
     with _lock:
         transport = _transports.get(key)
     if transport is None:
@@ -172,22 +178,37 @@ def _make(url: str | None) -> tuple[Transport, bool]:
     """The transport, and whether it may be kept for the next calls."""
     if url is None or url == "local":
         return Embedded(), True
-    if not isinstance(url, str):
-        raise TypeError(f"sandbox_fusion_url must be a URL, 'local' or None, got {type(url).__name__}")
-    scheme = urlsplit(url).scheme
+    if not isinstance(url, str) and not _several(url):
+        raise TypeError(f"sandbox_fusion_url must be a URL, several, 'local' or None, got {type(url).__name__}")
+    urls = _same_scheme(balance.endpoint_urls(url))
+    scheme = urlsplit(urls[0]).scheme
     if scheme in ("judgebox", "judgebox+https"):
         plain = "https" if scheme == "judgebox+https" else "http"
-        return JudgeboxServer(plain + url[len(scheme):]), True
+        return JudgeboxServer([plain + one[len(scheme):] for one in urls]), True
     if scheme not in ("http", "https"):
         raise ValueError(f"sandbox_fusion_url {url!r}: expected http(s)://.../run_code, judgebox://host:port, "
                          "'local' or None")
-    server = RunCodeServer(url)
+    server = RunCodeServer(urls)
     if server.path != "/run_code":
         return server, True
     judgebox = _is_judgebox(server.client)
     if judgebox:
-        return JudgeboxServer(url[: -len("/run_code")]), True
+        return JudgeboxServer([one[: -len("/run_code")] for one in urls]), True
     return server, judgebox is not None  # unreachable now: ask again next time
+
+
+def _several(url: object) -> bool:
+    """A list of URLs (a Python list or tuple, or verl's config list, which is a Sequence)."""
+    return isinstance(url, Sequence) and not isinstance(url, (str, bytes))
+
+
+def _same_scheme(urls: tuple[str, ...]) -> list[str]:
+    """The URLs with the first one's scheme given to those without one; several kinds at once are refused."""
+    scheme = urlsplit(urls[0]).scheme
+    full = [one if "://" in one else f"{scheme}://{one}" for one in urls]
+    if any(urlsplit(one).scheme != scheme for one in full):
+        raise ValueError(f"sandbox_fusion_url {', '.join(urls)!r}: several servers must be of one kind (one scheme)")
+    return full
 
 
 def _is_judgebox(client: Client) -> bool | None:
