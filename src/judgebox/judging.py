@@ -49,8 +49,22 @@ class Judge:
     judge's ``config``), None or False judges every submission. ``judge.dedupe`` is the cache in use.
     """
 
+    def __new__(cls, *args: Any, backend: str = "local", address: str | None = None, **options: Any) -> Any:
+        """``backend="local"`` (default): this machine's slots. ``backend="ray"``: a
+        :class:`judgebox.backends.ray.RayJudge` over the Ray cluster at ``address`` (None: the current one),
+        with the same methods; ``options`` are its own (``slots`` per node, ``attempts``)."""
+        if backend == "ray":
+            from .backends.ray import RayJudge
+
+            return RayJudge(address, *args, **options)
+        if backend != "local":
+            raise InvalidInput(f"backend must be 'local' or 'ray', got {backend!r}")
+        if address is not None:
+            raise InvalidInput("address= is for backend='ray'; the local judge runs on this machine")
+        return super().__new__(cls)
+
     def __init__(self, config: SandboxConfig | None = None, slots: int | None = None,
-                 dedupe: bool | ResultCache | None = True) -> None:
+                 dedupe: bool | ResultCache | None = True, *, backend: str = "local", address: None = None) -> None:
         if not isinstance(dedupe, (bool, ResultCache, type(None))):
             raise InvalidInput(f"dedupe must be True, False, None or a judgebox.dedupe.ResultCache, got {dedupe!r}")
         self.config = config or SandboxConfig()

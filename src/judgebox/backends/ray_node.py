@@ -1,0 +1,47 @@
+"""The judge actor of one Ray node: it runs in a worker process of that node's raylet, so the sandboxes it
+starts run on that node. ``judgebox.backends.ray`` places one per node and sends it batches."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from typing import Any
+
+from ..types import JudgeResult, Submission
+from ..verdicts import Verdict
+
+
+def failed(submission: Submission, message: str) -> JudgeResult:
+    """The judge could not judge ``submission``: SE, with no case judged."""
+    return JudgeResult(Verdict.SE, (), len(submission.cases), message)
+
+
+class NodeJudge:
+    """One node's judge: the node process's default embedded judge, with ``slots`` slots."""
+
+    def __init__(self, slots: int) -> None:
+        os.environ["JUDGEBOX_SLOTS"] = str(slots)  # the process-wide judge, which run_code's Embedded uses too
+        from ..judging import default_judge
+
+        self.judge = default_judge()
+
+    def ready(self) -> dict[str, Any]:
+        import ray
+
+        return {"node_id": ray.get_runtime_context().get_node_id(), "pid": os.getpid(),
+                "slots": len(self.judge.pool.slots), "isolation": self.judge.isolation()}
+
+    async def judge_batch(self, submissions: list[Submission]) -> list[JudgeResult]:
+        return list(await asyncio.gather(*(self._judged(s) for s in submissions)))
+
+    async def _judged(self, submission: Submission) -> JudgeResult:
+        try:
+            return await self.judge.judge_submission_async(submission)
+        except Exception as exc:  # a failure of this node's judge: SE, never lost
+            return failed(submission, f"the judge on node {os.uname().nodename} failed: {type(exc).__name__}: {exc}")
+
+    async def run_code(self, bodies: list[dict[str, Any]]) -> list[tuple[dict[str, Any] | None, str | None]]:
+        """SandboxFusion /run_code requests, answered by this node's sandbox (judgebox.verl's parity presets)."""
+        from ..verl.transport import Embedded
+
+        return await asyncio.to_thread(Embedded().run_code, bodies)

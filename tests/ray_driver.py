@@ -1,0 +1,81 @@
+"""The driver of tests/test_ray.py and bench/scale_ray.py, run inside the Ray cluster's namespace
+(tests/raycluster.py): reads a JSON spec on stdin, judges a dataset's references with
+``judgebox.Judge(backend="ray")``, prints one JSON line.
+
+Spec: ``records`` (a file of tests/data), ``limit`` (first N records), ``cpu_time``, ``nodes`` (actors to
+wait for before judging), ``after`` (results before the action) and ``action``: ``"kill_actor"``
+(SIGKILL one actor's process), ``{"kill": pid}`` (SIGKILL that process: a raylet) or ``{"run": [command]}``
+(started in the background: a node joining). ``repeat``: judge the list that many times (the benchmark).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import judgebox
+from judgebox import Limits
+
+DATA = Path(__file__).with_name("data")
+
+
+def submissions(spec: dict, round_: int = 0) -> list[judgebox.Submission]:
+    """The references; each round's programs differ by a comment, so no round is a dedupe hit of another."""
+    lines = (DATA / spec["records"]).read_text().splitlines()[: spec.get("limit")]
+    limits = Limits(cpu_time=spec.get("cpu_time", 20))
+    return [judgebox.Judge.submission(f"{code}\n# round {round_}" if round_ else code, record["test_cases"],
+                                      limits=limits)
+            for record in map(json.loads, lines) for code in record["solutions"]]
+
+
+def wait_for_actors(judge, count: int, seconds: float = 180) -> None:
+    deadline = time.monotonic() + seconds
+    while judge.stats()["actors"] < count:
+        if time.monotonic() > deadline:
+            raise SystemExit(f"only {judge.stats()['actors']} of {count} actors started: {judge.stats()}")
+        time.sleep(0.2)
+
+
+def act(judge, action) -> subprocess.Popen | None:
+    if action == "kill_actor":
+        pid = min(node["pid"] for node in judge.stats()["nodes"].values() if node.get("pid"))
+        os.kill(pid, signal.SIGKILL)
+    elif "kill" in action:
+        os.kill(action["kill"], signal.SIGKILL)
+    elif "run" in action:
+        return subprocess.Popen(action["run"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return None
+
+
+def main() -> None:
+    spec = json.load(sys.stdin)
+    with judgebox.Judge(backend="ray", address=os.environ["RAY_ADDRESS"], slots=spec.get("slots"),
+                        refresh_seconds=spec.get("refresh_seconds", 1.0)) as judge:
+        wait_for_actors(judge, spec.get("nodes", 1))
+        first_nodes = sorted(judge.stats()["nodes"])
+        started, rounds, joining = time.monotonic(), [], None
+        for round_ in range(spec.get("repeat", 1)):
+            work = submissions(spec, round_)
+            results: dict[int, judgebox.JudgeResult] = {}
+            begun = time.monotonic()
+            for index, result in judge.judge_many(work):
+                results[index] = result
+                if len(results) == spec.get("after"):
+                    joining = act(judge, spec["action"])
+            rounds.append(time.monotonic() - begun)
+        if joining is not None:
+            joining.wait(timeout=120)
+        print(json.dumps({
+            "results": [[str(r.verdict), [str(c.verdict) for c in r.cases], r.score, r.message]
+                        for _, r in sorted(results.items())],
+            "submissions": len(work), "cases": sum(len(s.cases) for s in work), "seconds": time.monotonic() - started,
+            "rounds": rounds, "first_nodes": first_nodes, "stats": judge.stats()}))
+
+
+if __name__ == "__main__":
+    main()

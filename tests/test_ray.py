@@ -1,0 +1,110 @@
+"""The Ray backend on a real Ray cluster (tests/raycluster.py: nodes of one CPU each in a network namespace
+of the test's own, the driver tests/ray_driver.py run there too), judging MBPP's references in the sandbox."""
+
+from __future__ import annotations
+
+import pickle
+import subprocess
+import sys
+
+import pytest
+
+import judgebox
+from conftest import load_dataset
+from judgebox import Case, InvalidInput, Limits
+from raycluster import RayCluster
+
+MBPP = {"records": "mbpp.jsonl", "cpu_time": 20}  # mbpp/123 needs about 5.5 s of CPU
+
+
+@pytest.fixture(scope="module")
+def two_nodes(tmp_path_factory):
+    with RayCluster(tmp_path_factory.mktemp("ray"), nodes=2) as cluster:
+        yield cluster
+
+
+def _all_accepted(answer: dict, count: int) -> None:
+    """Every submission came back once, each an AC scoring 1 (the references are right)."""
+    assert answer["submissions"] == count and len(answer["results"]) == count
+    assert [r for r in answer["results"] if r[0] != "AC" or r[2] != 1.0] == []
+    assert answer["stats"]["se"] == 0
+
+
+# -- no cluster needed ------------------------------------------------------------------------------------
+
+def test_import_judgebox_does_not_import_ray():
+    code = "import sys, judgebox; judgebox.Judge; import judgebox.verl; print('ray' in sys.modules)"
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True
+                          ).stdout.strip() == "False"
+
+
+def test_missing_ray_names_the_extra():
+    code = ("import sys; sys.modules['ray'] = None\nimport judgebox\n"
+            "try:\n    judgebox.Judge(backend='ray')\nexcept ImportError as exc:\n    print(type(exc).__name__, exc)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.startswith("RayUnavailable") and "judgebox[ray]" in out
+
+
+def test_an_unknown_backend_is_refused():
+    with pytest.raises(InvalidInput, match="'local' or 'ray'"):
+        judgebox.Judge(backend="spark")
+    with pytest.raises(InvalidInput, match="address= is for backend='ray'"):
+        judgebox.Judge(address="127.0.0.1:6379")
+
+
+def test_submissions_and_results_cross_processes_intact(judge):
+    submission = judge.submission("def f(x):\n    return x + 1\n", [Case.call("f", [1], 2), Case.stdio("", "")],
+                                  limits=Limits(cpu_time=3), checker={"name": "float", "epsilon": 1e-3})
+    result = judge.judge_submission(submission)
+    assert pickle.loads(pickle.dumps(submission)) == submission
+    assert pickle.loads(pickle.dumps(result)) == result
+
+
+# -- on a cluster ----------------------------------------------------------------------------------------
+
+@pytest.mark.slow
+@pytest.mark.timeout(1200)
+def test_ray_judges_mbpp_as_the_embedded_judge_does(two_nodes, judge):
+    answer = two_nodes.run_driver({**MBPP, "nodes": 2})
+    submissions = [judge.submission(code, r["test_cases"], limits=Limits(cpu_time=20))
+                   for r in load_dataset("mbpp.jsonl") for code in r["solutions"]]
+    local = dict(judge.judge_many(submissions))
+    assert [[str(r.verdict), [str(c.verdict) for c in r.cases], r.score] for _, r in sorted(local.items())] == \
+        [row[:3] for row in answer["results"]]
+    _all_accepted(answer, 974)
+    nodes = answer["stats"]["nodes"]
+    assert len(nodes) == 2 and all(node["cases_judged"] > 0 for node in nodes.values()), nodes  # both worked
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(1200)
+def test_a_killed_actor_s_work_is_retried(two_nodes):
+    answer = two_nodes.run_driver({**MBPP, "limit": 400, "nodes": 2, "after": 50, "action": "kill_actor"})
+    _all_accepted(answer, 400)
+    stats = answer["stats"]
+    assert stats["retries"] >= 1 and stats["actors_lost"] >= 1, stats
+    assert stats["actors_started"] >= 3, stats  # the killed one restarted on its node, still alive
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(1200)
+def test_a_killed_node_s_work_is_retried(tmp_path):
+    with RayCluster(tmp_path, nodes=2) as cluster:
+        raylet = cluster.raylets[1]
+        answer = cluster.run_driver({**MBPP, "limit": 400, "nodes": 2, "after": 50, "action": {"kill": raylet}})
+    _all_accepted(answer, 400)
+    stats = answer["stats"]
+    assert stats["retries"] >= 1 and stats["actors_lost"] >= 1, stats
+    assert stats["actors"] == 1, stats  # the node that left has no actor
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(1200)
+def test_a_node_that_joins_gets_an_actor_and_work(tmp_path):
+    with RayCluster(tmp_path, nodes=1) as cluster:
+        answer = cluster.run_driver({**MBPP, "limit": 300, "repeat": 6, "nodes": 1, "after": 1,
+                                     "action": {"run": cluster.node_command()}})
+    _all_accepted(answer, 300)
+    joined = {node: v for node, v in answer["stats"]["nodes"].items() if node not in answer["first_nodes"]}
+    assert len(joined) == 1 and next(iter(joined.values()))["cases_judged"] > 0, answer["stats"]
+
