@@ -37,7 +37,7 @@ def free_port() -> int:
 class Server:
     """A real ``judgebox serve`` process on a loopback port, for as long as the context lasts."""
 
-    def __init__(self, *args: str, env: dict | None = None) -> None:
+    def __init__(self, *args: str, env: dict | None = None, port: int | None = None) -> None:
         import os
         import subprocess
         import sys
@@ -45,7 +45,7 @@ class Server:
 
         import httpx
 
-        self.port = free_port()
+        self.port = port or free_port()  # a given port: a server restarted where a killed one was
         self.url = f"http://127.0.0.1:{self.port}"
         command = [sys.executable, "-m", "judgebox.cli", "serve", "--port", str(self.port), "--log-level",
                    "warning", *args]

@@ -14,8 +14,9 @@
   first one back. A sole endpoint is never ejected (there is nothing to fail over to) and has no thread.
 - **Budget**: at most ``concurrency`` requests in flight to the pool from the whole process (``concurrency=``,
   else ``$JUDGEBOX_CLIENT_CONCURRENCY``, else no limit but the connection pools'), granted first come first
-  served to threads and asyncio tasks alike. Clients of the same endpoints in one process share one pool,
-  so its budget, ejections and counts hold for all of them (verl's reward threads and transports included).
+  served to threads and asyncio tasks alike. Clients of the same endpoints and budget in one process share
+  one pool, so its budget, ejections and counts hold for all of them (verl's reward threads and transports
+  included); a client given another ``concurrency`` has a pool of its own.
 
 An answer with ``Retry-After`` (judgebox's 504 when its slots are full, a 429) says the server is alive but
 busy: it never counts towards ejection, and the call moves to another endpoint without waiting.
@@ -400,7 +401,7 @@ def _netloc(url: str) -> str:
     return urlsplit(url).netloc
 
 
-_pools: dict[tuple[int, tuple[str, ...]], Pool] = {}
+_pools: dict[tuple[int, tuple[str, ...], int | None], Pool] = {}
 _pools_lock = threading.Lock()
 
 
@@ -422,14 +423,11 @@ def concurrency_setting(concurrency: int | None) -> int | None:
 def shared(urls: tuple[str, ...], concurrency: int | None = None) -> Pool:
     """This process's pool of these endpoints (made on first use; a forked child makes its own)."""
     limit = concurrency_setting(concurrency)
-    key = (os.getpid(), urls)
+    key = (os.getpid(), urls, limit)
     with _pools_lock:
         pool = _pools.get(key)
         if pool is None:
             pool = _pools[key] = Pool(urls, limit)
-        elif pool.budget.limit != limit:
-            raise ValueError(f"this process already has a client of {', '.join(urls)} with concurrency "
-                             f"{pool.budget.limit}; its clients share one budget, so they must agree (asked {limit})")
         pool.users += 1
         return pool
 
@@ -440,7 +438,7 @@ def leave(pool: Pool) -> None:
         pool.users -= 1
         if pool.users > 0:
             return
-        key = (os.getpid(), pool.urls)
+        key = (os.getpid(), pool.urls, pool.budget.limit)
         if _pools.get(key) is pool:
             del _pools[key]
     pool.close()
