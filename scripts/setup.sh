@@ -42,7 +42,7 @@ if [ ! -x .venv/bin/python ]; then
   "$PYTHON" -m venv .venv
 fi
 .venv/bin/python -m pip install -q --upgrade pip >/dev/null
-.venv/bin/python -m pip install -q -e ".[test]"
+.venv/bin/python -m pip install -q -e ".[test,ray]"
 
 # verl 0.9.1's wheel, for the tests and the benchmark that run verl's own scorers beside judgebox's
 # (they load its sandbox_fusion and prime_code files by path; verl itself is not installed).

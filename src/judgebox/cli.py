@@ -33,7 +33,9 @@ def main(argv: list[str] | None = None) -> int:
     score.add_argument("--preset", default="judgebox", help="judging rules: judgebox (default), verl, prime, "
                                                             "livecodebench, codecontests, sandboxfusion")
     score.add_argument("--backend", default="local", help="local (the embedded sandbox, default), "
-                                                          "judgebox://host:port or http(s)://host:port/run_code")
+                                                          "judgebox://host:port, http(s)://host:port/run_code, "
+                                                          "ray (the Ray cluster this machine is on; "
+                                                          "judgebox[ray]) or ray://host:port")
     score.add_argument("--language", help="judge only the solutions in this language")
     score.add_argument("--limit", type=int, help="only the first N problems")
     score.add_argument("--json", action="store_true", help="print the summary as JSON on stdout")

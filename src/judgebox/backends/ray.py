@@ -166,6 +166,10 @@ class RayJudge:
         """Each ready node's isolation layers, by Ray node id."""
         return {m.node_id: m.info.get("isolation") for m in list(self._members.values()) if m.ready}
 
+    def cluster_cpus(self) -> float:
+        """The CPUs of the cluster's alive nodes, as Ray counts them (what its slots can grow to)."""
+        return float(self._ray.cluster_resources().get("CPU", 0))
+
     def stats(self) -> dict[str, Any]:
         members = list(self._members.values())
         return {**self._counts, "actors": sum(m.ready for m in members),

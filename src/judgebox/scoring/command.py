@@ -85,7 +85,7 @@ def score(options: Options, err: Console) -> int:
         return UNUSABLE
     if kept:
         _say(err, f"resuming {options.out}: {len(kept)} samples judged before, {len(items)} to judge")
-    backend = None if options.backend == "local" else options.backend
+    backend = {"local": None, "ray": "ray://"}.get(options.backend, options.backend)
     interrupted = False
     started = time.monotonic()
     rows: list[dict[str, Any]] = []
@@ -129,7 +129,16 @@ def _progress(err: Console) -> Progress:
 def _concurrency(backend: str | None) -> int:
     """Enough samples in flight to keep every slot busy (a sample's cases spread over the slots)."""
     slots = int(os.environ.get("JUDGEBOX_SLOTS") or os.cpu_count() or 1)
+    if backend is not None and backend.startswith("ray://"):
+        return max(16, 2 * _cluster_cpus(backend))
     return 2 * slots if backend is None else 16
+
+
+def _cluster_cpus(backend: str) -> int:
+    """The CPUs of the Ray cluster the process-wide Ray judge of ``backend`` is on (joining it)."""
+    from ..backends.ray import ray_judge
+
+    return int(ray_judge(backend[len("ray://"):] or None).cluster_cpus())
 
 
 def _stop_embedded_judge() -> None:

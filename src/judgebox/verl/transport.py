@@ -5,6 +5,8 @@
     judgebox://host:port[/prefix]   JudgeboxServer: a ``judgebox serve``; judgebox+https:// for TLS
     http(s)://host:port/run_code    RunCodeServer: any SandboxFusion-compatible server, the URL used as
                                     given; a judgebox server behind it is recognised by its /health
+    ray:// or ray://host:port       RayCluster: every node of a Ray cluster (the one this process is on, or
+                                    the one whose GCS is at host:port, as ``ray start --address`` names it)
 
 Several servers of one kind, balanced by one client (:mod:`judgebox.balance`): ``judgebox://h1:p1,h2:p2``
 (a later item without a scheme takes the first one's), ``http://h1:p1/run_code,http://h2:p2/run_code``,
@@ -155,7 +157,29 @@ class JudgeboxServer(RunCodeServer):
                 deadline=60 + 3 * limits.wall_backstop * len(submission.cases))
 
 
-Transport = Embedded | RunCodeServer | JudgeboxServer
+class RayCluster:
+    """A Ray cluster: the process-wide :class:`judgebox.backends.ray.RayJudge` of ``address`` (None: the cluster
+    this process is on), which judges on every node's sandbox slots."""
+
+    kind = "ray"
+
+    def __init__(self, address: str | None) -> None:
+        self.address = address
+
+    def judge(self, submission: Submission, semaphore: Any = None) -> JudgeResult:
+        from ..backends.ray import ray_judge
+
+        with held(semaphore):
+            return ray_judge(self.address).judge_submission(submission)
+
+    def run_code(self, bodies: list[dict[str, Any]], semaphore: Any = None) -> list[Reply]:
+        from ..backends.ray import ray_judge
+
+        with held(semaphore):
+            return ray_judge(self.address).run_code(bodies)
+
+
+Transport = Embedded | RunCodeServer | JudgeboxServer | RayCluster
 _transports: dict[tuple[int, str | None], Transport] = {}
 _lock = threading.Lock()
 _executors: dict[int, ThreadPoolExecutor] = {}
@@ -178,6 +202,8 @@ def _make(url: str | None) -> tuple[Transport, bool]:
     """The transport, and whether it may be kept for the next calls."""
     if url is None or url == "local":
         return Embedded(), True
+    if isinstance(url, str) and url.startswith("ray://"):
+        return RayCluster(url[len("ray://"):] or None), True
     if not isinstance(url, str) and not _several(url):
         raise TypeError(f"sandbox_fusion_url must be a URL, several, 'local' or None, got {type(url).__name__}")
     urls = _same_scheme(balance.endpoint_urls(url))
