@@ -50,4 +50,10 @@ VERL_WHEEL_DIR=.cache/verl
 if ! ls "$VERL_WHEEL_DIR"/verl-0.9.1-*.whl >/dev/null 2>&1; then
   .venv/bin/python -m pip download -q --no-deps --dest "$VERL_WHEEL_DIR" verl==0.9.1
 fi
+# OpenRLHF 0.11.2's wheel: tests/test_openrlhf.py runs its rollout executor's reward requests (loaded by
+# path; its package needs vLLM, DeepSpeed and a GPU, so it is not installed).
+OPENRLHF_WHEEL_DIR=.cache/openrlhf
+if ! ls "$OPENRLHF_WHEEL_DIR"/openrlhf-0.11.2-*.whl >/dev/null 2>&1; then
+  .venv/bin/python -m pip download -q --no-deps --dest "$OPENRLHF_WHEEL_DIR" openrlhf==0.11.2
+fi
 echo "judgebox setup: ready (.venv)"

@@ -15,6 +15,7 @@ from conftest import load_dataset
 from judgebox import rewards
 from judgebox.errors import InvalidInput
 from judgebox.trl import async_reward_function, completion_text, reward_function
+from tiny_tokenizer import byte_level
 
 trl = pytest.importorskip("trl", reason="TRL is a test extra: scripts/setup.sh installs it")
 torch = pytest.importorskip("torch")
@@ -31,16 +32,9 @@ def _fenced(code: str) -> str:
 @pytest.fixture(scope="module")
 def tiny():
     """A tiny GPT-2 and its tokenizer, made here (the network is closed: nothing comes from a hub)."""
-    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
-    from transformers import GPT2Config, GPT2LMHeadModel, PreTrainedTokenizerFast
+    from transformers import GPT2Config, GPT2LMHeadModel
 
-    bpe = Tokenizer(models.BPE(unk_token="<unk>"))
-    bpe.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
-    bpe.decoder = decoders.ByteLevel()
-    corpus = [r["prompt"] + "\n" + r["solutions"][0] for r in load_dataset("mbpp.jsonl")[:50]]
-    bpe.train_from_iterator(corpus, trainers.BpeTrainer(vocab_size=400, special_tokens=["<unk>", "<eos>", "<pad>"],
-                                                        initial_alphabet=pre_tokenizers.ByteLevel.alphabet()))
-    tokenizer = PreTrainedTokenizerFast(tokenizer_object=bpe, eos_token="<eos>", pad_token="<pad>", unk_token="<unk>")
+    tokenizer = byte_level(["<eos>", "<pad>"], eos_token="<eos>", pad_token="<pad>")
 
     def model():
         torch.manual_seed(0)
@@ -81,7 +75,7 @@ def _mixed_batch():
     completions = [_fenced(right),                                   # right, plain text
                    _fenced(MBPP_RIGHT_WRONG[1]),                     # wrong on 2 of 3 cases
                    [{"role": "assistant", "content": _fenced(right)}],  # right, conversational
-                   "I do not know."]                                 # no fence: the whole answer is the program, a syntax error
+                   "I do not know."]                                 # no fence: all of it is the program (CE)
     return rows, completions
 
 

@@ -24,13 +24,14 @@ from fastapi.responses import JSONResponse, PlainTextResponse, Response, Streami
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from pydantic import BaseModel
 
+from .. import openrlhf
 from ..backends.local import Group, Tenant
 from ..errors import JudgeboxError
 from ..judging import Judge
 from ..sandbox.config import SandboxConfig
 from ..sandbox.outcome import RunOutcome
 from ..selftest import language_report
-from . import translate
+from . import schemas, translate
 from .admission import Admission, ClientGone, Overloaded
 from .metrics import Metrics
 from .middleware import BodySizeLimit, RequestFrame, request_id
@@ -242,6 +243,26 @@ def create_app(settings: ServerSettings | None = None, judge: Judge | None = Non
                     task.cancel()
 
         return StreamingResponse(stream(), media_type="application/x-ndjson")
+
+    @app.post("/openrlhf/reward", response_model=schemas.RewardModelAnswer,
+              responses={503: {"description": "the judge failed on a sample: no reward is made up for it"}})
+    async def openrlhf_reward(body: schemas.RewardModelRequest, request: Request) -> Response:
+        """OpenRLHF's ``--remote_rm_url``: each query's response judged on its label's test cases
+        (:mod:`judgebox.openrlhf`); ``?preset=`` and ``?binary=`` choose the scoring."""
+        preset, binary = openrlhf.settings(request.query_params)
+        outcome, _ = await admission().run(lambda: openrlhf.score(body, the_judge(), preset, binary),
+                                           gone=_hang_up(request))
+        samples = metrics.reward_samples
+        samples.labels("no_reward").inc(len(outcome.failed))
+        samples.labels("no_code").inc(outcome.no_code)
+        if outcome.answer is None:
+            index, reason = outcome.failed[0]
+            log.warning("/openrlhf/reward: %d of %d samples without reward, answered 503 (sample %d: %s) [%s]",
+                        len(outcome.failed), len(body.query), index, reason[:300], request_id.get())
+            detail = [{"sample": i, "reason": why} for i, why in outcome.failed]
+            return JSONResponse({"detail": detail}, status_code=503, headers={"Retry-After": "1"})
+        samples.labels("scored").inc(len(body.query) - outcome.no_code)
+        return _json(outcome.answer)
 
     return app
 

@@ -197,3 +197,35 @@ class BatchLine(BaseModel):
     index: int
     result: JudgeResponse | None = None
     error: str | None = None
+
+
+class RewardModelRequest(BaseModel):
+    """OpenRLHF's remote reward request (``--remote_rm_url``): prompt + response texts, prompts, labels."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    query: list[str] = Field(min_length=1, max_length=4096, description="each prompt and its response, decoded")
+    prompts: list[str] = Field(description="each query's prompt, as OpenRLHF gave it to the model")
+    labels: list[str | dict[str, Any]] = Field(description="each query's test cases: verl's form, or its JSON text")
+
+    @field_validator("query", "prompts")
+    @classmethod
+    def _texts(cls, texts: list[str], info: ValidationInfo) -> list[str]:
+        for text in texts:
+            _check_text(text, info.field_name or "text")
+        return texts
+
+    @model_validator(mode="after")
+    def _one_each(self) -> RewardModelRequest:
+        if not len(self.query) == len(self.prompts) == len(self.labels):
+            raise ValueError(f"{len(self.query)} queries, {len(self.prompts)} prompts and {len(self.labels)} labels: "
+                             "one of each per sample")
+        return self
+
+
+class RewardModelAnswer(BaseModel):
+    """What OpenRLHF reads back: ``rewards`` (trained on), ``scores`` (its dynamic filtering), ``extra_logs``."""
+
+    rewards: list[float]
+    scores: list[float]
+    extra_logs: dict[str, list[float]]
