@@ -44,7 +44,8 @@ from .types import JudgeResult, Limits, Submission
 from .verdicts import Verdict
 from .verl.extract import answer_code
 
-__all__ = ["NO_CODE", "SAMPLE_KEYS", "no_code", "reward", "score_batch", "score_batch_sync", "stats"]
+__all__ = ["NO_CODE", "SAMPLE_KEYS", "is_system_error", "no_code", "record_batch", "reward", "score_batch",
+           "score_batch_sync", "stats"]
 
 SAMPLE_KEYS = frozenset({"completion", "code", "test_cases", "language", "limits"})
 NO_CODE = "no code block in the completion"  # the message of a sample whose completion holds no program
@@ -238,16 +239,20 @@ def _system_error(message: str, total: int) -> JudgeResult:
 
 
 def _count(results: list[JudgeResult]) -> None:
-    errors = sum(1 for r in results if is_system_error(r))
-    missing = sum(1 for r in results if no_code(r))
+    errors = [r.message for r in results if is_system_error(r)]
+    record_batch(len(results), len(errors), sum(1 for r in results if no_code(r)), errors[0] if errors else "")
+
+
+def record_batch(samples: int, system_errors: int, without_code: int, first_error: str = "") -> None:
+    """Count a batch in :func:`stats` and log its line; for adapters that judge elsewhere (a judgebox serve,
+    a SandboxFusion server) and learn of judge failures from the answers."""
     with _counts_lock:
         _counts["batches"] += 1
-        _counts["samples"] += len(results)
-        _counts["system_errors"] += errors
-        _counts["no_code"] += missing
-    first = next((r.message for r in results if is_system_error(r)), "")
-    if errors:
+        _counts["samples"] += samples
+        _counts["system_errors"] += system_errors
+        _counts["no_code"] += without_code
+    if system_errors:
         log.warning("judgebox rewards: %d samples, %d without reward (judge failed; first: %s), %d without code",
-                    len(results), errors, first[:200], missing)
+                    samples, system_errors, first_error[:200], without_code)
     else:
-        log.info("judgebox rewards: %d samples, 0 without reward, %d without code", len(results), missing)
+        log.info("judgebox rewards: %d samples, 0 without reward, %d without code", samples, without_code)
