@@ -124,6 +124,21 @@ def test_openrlhf_executor_gets_judged_rewards(agent, tokenizer, judge_server, r
     assert out["extra_logs"]["judgebox_all_passed"] == [float(reward == 1.0)]
 
 
+def test_several_queries_in_one_request(agent, judge_server):
+    """OpenRLHF's own request function with a batch (older releases sent one per micro-batch): one
+    reward per query, in order, each on its own label."""
+    right, other = _mbpp("mbpp/3"), _mbpp("mbpp/2")
+    queries = [_chat(right) + f"```python\n{right['solutions'][0]}\n```{END}",
+               _chat(other) + f"```python\n{right['solutions'][0]}\n```{END}",  # the other problem's program
+               _chat(other) + f"```python\n{other['solutions'][0]}\n```{END}"]
+    executor = agent.SingleTurnAgentExecutor(judge_server.url + "/openrlhf/reward")
+    answers = asyncio.run(executor._fetch_rewards_via_http(
+        queries, [_chat(right), _chat(other), _chat(other)],
+        [json.dumps(right["test_cases"]), other["test_cases"], json.dumps(other["test_cases"])]))
+    assert [a["rewards"] for a in answers] == [[1.0, 0.0, 1.0]]
+    assert answers[0]["extra_logs"]["judgebox_all_passed"] == [1.0, 0.0, 1.0]
+
+
 def test_binary_setting_on_the_url(agent, tokenizer, judge_server):
     problem = _mbpp("mbpp/3")
     wrong = "```python\ndef is_not_prime(n):\n    return False\n```"
