@@ -106,6 +106,8 @@ class Budget:
 
     def acquire(self, timeout: float) -> bool:
         """True once a request may go; False when ``timeout`` seconds passed first."""
+        if self._take():
+            return True
         event = threading.Event()
         waiter = self._take_or_queue(event.set)
         if waiter is None:
@@ -114,6 +116,8 @@ class Budget:
         return self._settle(waiter)
 
     async def acquire_async(self, timeout: float) -> bool:
+        if self._take():
+            return True
         loop = asyncio.get_running_loop()
         granted = loop.create_future()
 
@@ -150,15 +154,26 @@ class Budget:
             return {"limit": self.limit, "in_flight": self.in_flight, "waiting": len(self._waiters),
                     "peak": self.peak}
 
+    def _take(self) -> bool:
+        """Take a grant if one is free and nobody waits (the common case: no waiter to make)."""
+        with self._lock:
+            return self._granted()
+
     def _take_or_queue(self, wake: Callable[[], None]) -> _Waiter | None:
         with self._lock:
-            if self.limit is None or (self.in_flight < self.limit and not self._waiters):
-                self.in_flight += 1
-                self.peak = max(self.peak, self.in_flight)
+            if self._granted():
                 return None
             waiter = _Waiter(wake)
             self._waiters.append(waiter)
             return waiter
+
+    def _granted(self) -> bool:
+        """Under the lock."""
+        if self.limit is not None and (self.in_flight >= self.limit or self._waiters):
+            return False
+        self.in_flight += 1
+        self.peak = max(self.peak, self.in_flight)
+        return True
 
     def _settle(self, waiter: _Waiter) -> bool:
         with self._lock:
