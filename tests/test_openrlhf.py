@@ -193,4 +193,5 @@ def test_response_text():
     assert response_text("PROMPT code\n</s>  ", "PROMPT ") == "code"
     assert response_text(" PROMPT x", "PROMPT ") == "x"  # a leading space a tokenizer added
     assert response_text("PROMPT a <|im_end|> b<|endoftext|>", "PROMPT ") == "a <|im_end|> b"  # only the end
+    assert response_text("PROMPT x" + " " * 100_000 + "</s>" + "\n" * 100_000, "PROMPT ") == "x"  # one pass
     assert response_text("truncated", "PROMPT ") is None

@@ -49,7 +49,8 @@ SETTINGS = ("preset", "binary")  # the URL's query parameters
 _TRUE, _FALSE = ("true", "1", "yes"), ("false", "0", "no")
 # End-of-sequence markers a decode with special tokens kept leaves after the response: <|im_end|>,
 # <|endoftext|>, <|eot_id|>, </s>, DeepSeek's <｜end▁of▁sentence｜>.
-_END_MARKERS = re.compile(r"(?:\s*(?:<\|[^<>|\s]{1,64}\|>|</s>|<｜[^<>｜\s]{1,64}｜>))+\s*\Z")
+_END_MARKER = re.compile(r"(?:<\|[^<>|\s]{1,64}\|>|</s>|<｜[^<>｜\s]{1,64}｜>)\Z")
+_MARKER_CHARS = 68  # the longest marker: a search for one looks only this far back
 
 
 @dataclass(frozen=True)
@@ -84,7 +85,20 @@ def response_text(query: str, prompt: str) -> str | None:
         rest = query.lstrip()[len(prompt.lstrip()):]
     else:
         return None
-    return _END_MARKERS.sub("", rest)
+    return _without_end_markers(rest)
+
+
+def _without_end_markers(text: str) -> str:
+    """The text less its trailing markers and the whitespace around them, in one backward pass (a
+    generation can end in megabytes of whitespace: no regex backtracks over it)."""
+    end = len(text.rstrip())  # the common long run, at the very end: in C
+    while True:
+        while end and text[end - 1].isspace():
+            end -= 1
+        marker = _END_MARKER.search(text, max(0, end - _MARKER_CHARS), end)
+        if marker is None:
+            return text[:end]
+        end = marker.start()
 
 
 def samples(body: RewardModelRequest) -> list[dict[str, Any]]:
