@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import importlib.util
 import math
+import os
+import subprocess
 import sys
 import zipfile
 from pathlib import Path
@@ -23,7 +26,9 @@ from judgebox import rewards
 from judgebox.verl import async_compute_score, compute_score_batch, default_compute_score, mask, prime_compute_score
 from judgebox.verl.reference import find_wheel
 
-WHEEL_DIR = Path(__file__).resolve().parent.parent / ".cache" / "verl"
+ROOT = Path(__file__).resolve().parent.parent
+WHEEL_DIR = ROOT / ".cache" / "verl"
+EXAMPLES = ROOT / "examples"
 MBPP = load_dataset("mbpp.jsonl")[:3]
 CODECONTESTS = [r for r in load_dataset("codecontests.jsonl") if r["meta"]["reference_ok_lenient"]][:1]
 DOWN = f"judgebox://127.0.0.1:{free_port()}"  # nothing listens there: every request to it fails
@@ -47,19 +52,20 @@ def verl(tmp_path_factory):
         del sys.modules[name]
 
 
+def _examples_module(name: str):
+    spec = importlib.util.spec_from_file_location(f"judgebox_examples_{name}", EXAMPLES / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+common = _examples_module("verl_common")  # the batch a trainer builds, shared with the examples
+
+
 @pytest.fixture(scope="module")
 def tokenizer(verl):
-    """A real byte-level BPE tokenizer (it decodes any text exactly), trained here on a few lines: no hub."""
-    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
-    from transformers import PreTrainedTokenizerFast
-
-    raw = Tokenizer(models.BPE())
-    raw.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
-    raw.decoder = decoders.ByteLevel()
-    texts = [r["solutions"][0] for r in MBPP + CODECONTESTS]  # any other text decodes too, in more tokens
-    raw.train_from_iterator(texts, trainers.BpeTrainer(vocab_size=400, special_tokens=["<pad>"],
-                                                       initial_alphabet=pre_tokenizers.ByteLevel.alphabet()))
-    return PreTrainedTokenizerFast(tokenizer_object=raw, pad_token="<pad>")
+    """A real byte-level BPE tokenizer (it decodes any text exactly), trained here on a few programs: no hub."""
+    return common.tokenizer([r["solutions"][0] for r in MBPP + CODECONTESTS])
 
 
 def fenced(code: str, tag: str) -> str:
@@ -79,51 +85,23 @@ def samples(tag: str) -> list[tuple[str, str, dict, float]]:
     return out
 
 
-def data_proto(tokenizer, rows, group: int = 2):
-    """A batch as verl's trainer hands it to a reward manager: left-padded prompts, right-padded responses,
-    their attention mask, and the dataset's columns (data_source, reward_model.ground_truth, extra_info, uid)."""
-    import torch
-    from verl import DataProto
-
-    pad = tokenizer.pad_token_id
-    prompts = [tokenizer.encode(f"Problem {i}: write the program.") for i in range(len(rows))]
-    responses = [tokenizer.encode(completion) for _, completion, _, _ in rows]
-    p, r = max(map(len, prompts)), max(map(len, responses))
-    prompt_ids = torch.tensor([[pad] * (p - len(x)) + x for x in prompts])
-    response_ids = torch.tensor([x + [pad] * (r - len(x)) for x in responses])
-    attention = torch.tensor([[0] * (p - len(a)) + [1] * len(a) + [1] * len(b) + [0] * (r - len(b))
-                              for a, b in zip(prompts, responses)])
-    return DataProto.from_dict(
-        tensors={"prompts": prompt_ids, "responses": response_ids, "attention_mask": attention,
-                 "input_ids": torch.cat([prompt_ids, response_ids], dim=1)},
-        non_tensors={"data_source": np.array([s for s, _, _, _ in rows], dtype=object),
-                     "reward_model": np.array([{"ground_truth": t, "style": "rule"} for _, _, t, _ in rows],
-                                              dtype=object),
-                     "extra_info": np.array([{"index": i} for i in range(len(rows))], dtype=object),
-                     "uid": np.array([f"prompt-{i // group}" for i in range(len(rows))], dtype=object)})
-
-
-def last_token_rewards(data, reward_tensor) -> list[float]:
-    prompt_length = data.batch["prompts"].shape[-1]
-    lengths = data.batch["attention_mask"][:, prompt_length:].sum(dim=-1)
-    return [float(reward_tensor[i, lengths[i] - 1]) for i in range(len(data))]
-
-
+@pytest.mark.slow  # prime forks a process per sample, each starting a sandbox: 15-25 s
 def test_prime_manager(verl, tokenizer):
     """verl's PrimeRewardManager: judgebox's dict answer makes it drop the whole batch to 0 (its KeyError: 0,
     caught); prime_compute_score gives each sample its reward."""
     from verl.workers.reward_manager import PrimeRewardManager
 
     rows = samples("prime")
-    data = data_proto(tokenizer, rows)
+    data = common.data_proto(tokenizer, rows)
     crashed = PrimeRewardManager(tokenizer, num_examine=0, compute_score=default_compute_score)(data)
-    assert last_token_rewards(data, crashed) == [0.0] * len(rows)  # the rights too: the bug being fixed
-    data = data_proto(tokenizer, rows)
+    assert common.last_token_rewards(data, crashed) == [0.0] * len(rows)  # the rights too: the bug being fixed
+    data = common.data_proto(tokenizer, rows)
     scored = PrimeRewardManager(tokenizer, num_examine=0, compute_score=prime_compute_score)(data)
-    assert last_token_rewards(data, scored) == [expected for _, _, _, expected in rows]
+    assert common.last_token_rewards(data, scored) == [expected for _, _, _, expected in rows]
     assert data.batch["acc"].tolist() == [expected for _, _, _, expected in rows]
 
 
+@pytest.mark.slow
 def test_prime_manager_judge_down_is_no_reward_then_masked(verl, tokenizer):
     """An SE under prime: NaN in the reward tensor (prime keeps only a number; a raise or None would be its
     0.0), and judgebox.verl.mask takes the sample out of verl's compute_advantage."""
@@ -131,10 +109,10 @@ def test_prime_manager_judge_down_is_no_reward_then_masked(verl, tokenizer):
     from verl.workers.reward_manager import PrimeRewardManager
 
     rows = samples("prime-down")[:4]
-    data = data_proto(tokenizer, rows)
+    data = common.data_proto(tokenizer, rows)
     down = functools.partial(prime_compute_score, sandbox_fusion_url=DOWN)
     reward_tensor = PrimeRewardManager(tokenizer, num_examine=0, compute_score=down)(data)
-    assert all(math.isnan(v) for v in last_token_rewards(data, reward_tensor))
+    assert all(math.isnan(v) for v in common.last_token_rewards(data, reward_tensor))
     data.batch["token_level_scores"] = reward_tensor
     data.batch["token_level_rewards"] = reward_tensor.clone()
     assert mask.install()
@@ -151,13 +129,13 @@ def test_batch_manager(verl, tokenizer):
     from verl.workers.reward_manager import BatchRewardManager
 
     rows = samples("batch")
-    data = data_proto(tokenizer, rows)
+    data = common.data_proto(tokenizer, rows)
     before = rewards.stats()
     manager = BatchRewardManager(tokenizer, num_examine=0, compute_score=compute_score_batch, profile="judgebox")
     out = manager(data, return_dict=True)
     assert rewards.stats()["batches"] - before["batches"] == 1
     assert rewards.stats()["samples"] - before["samples"] == len(rows)
-    assert last_token_rewards(data, out["reward_tensor"]) == [expected for _, _, _, expected in rows]
+    assert common.last_token_rewards(data, out["reward_tensor"]) == [expected for _, _, _, expected in rows]
     one_by_one = [default_compute_score(s, c, t) for s, c, t, _ in rows]
     extra = out["reward_extra_info"]
     for key in one_by_one[0]:
@@ -176,7 +154,7 @@ def test_batch_manager_judge_down_then_masked_in_compute_advantage(verl, tokeniz
 
     right, wrong = samples("mask")[:2]
     rows = [right, wrong, right]
-    data = data_proto(tokenizer, rows, group=3)
+    data = common.data_proto(tokenizer, rows, group=3)
     live = BatchRewardManager(tokenizer, 0, compute_score_batch)(data[0:2], return_dict=True)
     before = rewards.stats()["system_errors"]
     down = BatchRewardManager(tokenizer, 0, compute_score_batch, sandbox_fusion_url=DOWN)
@@ -196,7 +174,7 @@ def test_batch_manager_judge_down_then_masked_in_compute_advantage(verl, tokeniz
     tensors = torch.cat([live["reward_tensor"], failed["reward_tensor"]])
     extra = {k: v + failed["reward_extra_info"][k] for k, v in live["reward_extra_info"].items()}
     mixed = step(data, tensors, extra)
-    alone = step(data_proto(tokenizer, rows[:2]), live["reward_tensor"], live["reward_extra_info"])
+    alone = step(common.data_proto(tokenizer, rows[:2]), live["reward_tensor"], live["reward_extra_info"])
     assert mask.install()
     ray_trainer.compute_advantage(alone, adv_estimator="grpo", num_repeat=2)
     out = ray_trainer.compute_advantage(mixed, adv_estimator="grpo", num_repeat=3)
@@ -218,7 +196,7 @@ def test_reward_loop_naive_manager(verl, tokenizer):
         "path": "pkg://judgebox.verl", "name": "async_compute_score", "reward_kwargs": {"profile": "judgebox"}}}})
     compute_score = get_custom_reward_fn(config)
     rows = samples("loop")
-    data = data_proto(tokenizer, rows)
+    data = common.data_proto(tokenizer, rows)
 
     async def worker():  # RewardLoopWorker.compute_score_batch, with the manager made on the worker's loop
         manager = NaiveRewardManager(config, tokenizer, compute_score)
@@ -232,14 +210,14 @@ def test_reward_loop_naive_manager(verl, tokenizer):
     assert [o["reward_score"] for o in outputs] == [expected for _, _, _, expected in rows]
     assert [o["reward_extra_info"]["infra_error"] for o in outputs] == [False] * len(rows)
     rm_scores = NaiveRewardManager.assemble_rm_scores(data, [o["reward_score"] for o in outputs])
-    assert last_token_rewards(data, rm_scores) == [expected for _, _, _, expected in rows]
+    assert common.last_token_rewards(data, rm_scores) == [expected for _, _, _, expected in rows]
 
 
 def test_reward_loop_judge_down_is_marked(verl, tokenizer):
     from verl.experimental.reward_loop.reward_manager import NaiveRewardManager
 
     rows = samples("loop-down")[:2]
-    data = data_proto(tokenizer, rows)
+    data = common.data_proto(tokenizer, rows)
     down = functools.partial(async_compute_score, sandbox_fusion_url=DOWN)
 
     async def worker():
@@ -254,3 +232,15 @@ def test_reward_loop_judge_down_is_marked(verl, tokenizer):
 def test_unknown_reward_option_is_refused(verl, tokenizer):
     with pytest.raises(ValueError, match="unknown reward option 'profil'"):
         compute_score_batch(["mbpp"], ["x"], [MBPP[0]["test_cases"]], None, profil="judgebox")
+
+
+@pytest.mark.slow  # each starts Python with torch and verl, and a judge: 20-70 s on a busy machine
+@pytest.mark.parametrize("example", ["verl_prime", "verl_batch", "verl_reward_loop", "score_batch"])
+def test_examples_run(verl, example):
+    """Each example, run as a user runs it (verl importable), judges its batch and gets the right rewards."""
+    folder = Path(verl.__file__).parent.parent
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(folder), os.environ.get("PYTHONPATH", "")])}
+    done = subprocess.run([sys.executable, "-W", "ignore", str(EXAMPLES / f"{example}.py")], env=env,
+                          capture_output=True, text=True, timeout=600, cwd=ROOT)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    assert "rewards as expected" in done.stdout
