@@ -118,7 +118,7 @@ def run(args: argparse.Namespace, meter: CpuMeter) -> int:
     busy_before, started = machine_busy(), time.monotonic()
     with Judge() as judge:
         batch = workload(judge, prompts)
-        distinct = {submission_key(s, judge.config): s for s in batch}
+        distinct = {submission_key(s): s for s in batch}
         distinct_runs = sum(len(s.cases) for s in distinct.values())
         console.print(f"{len(batch)} samples ({prompts} prompts x {GROUP}), {len(distinct)} distinct programs "
                       f"({100 * (1 - len(distinct) / len(batch)):.0f}% repeats), {distinct_runs} distinct runs "

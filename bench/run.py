@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import signal
 import socket
 import subprocess
@@ -35,6 +36,9 @@ def main() -> int:
 def entry(doc: str, quick: str, run: Callable[[argparse.Namespace, CpuMeter], int]) -> int:
     """The command line every benchmark here shares: ``--quick``, ``--json PATH``, and a CPU meter made
     before any judge starts, so its slot groups (and the sandboxes) nest inside the meter's group."""
+    # They measure judging: a submission repeated round after round must run every time (bench/dedupe.py
+    # gives its judge a result cache explicitly). Servers and child processes they start inherit this.
+    os.environ.setdefault("JUDGEBOX_DEDUPE", "0")
     parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help=quick)
     parser.add_argument("--json", metavar="PATH", help="also write the figures as JSON")

@@ -44,7 +44,8 @@ for line in sys.stdin:
 
 def side(src: Path) -> subprocess.Popen[str]:
     process = subprocess.Popen([sys.executable, "-c", CHILD], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                               text=True, env={**os.environ, "PYTHONPATH": str(src)}, cwd=src.parent)
+                               text=True, cwd=src.parent,  # every round's identical case runs: no result cache
+                               env={**os.environ, "PYTHONPATH": str(src), "JUDGEBOX_DEDUPE": "0"})
     assert process.stdout is not None and process.stdout.readline().strip() == "ready"
     return process
 

@@ -334,7 +334,7 @@ def test_judge_many_gives_se_for_what_it_cannot_judge_and_goes_on(fresh):
     assert [results[i].verdict for i in range(3)] == [Verdict.AC, Verdict.SE, Verdict.AC]
     assert "Submission records" in results[1].message
 
-    closed = judgebox.Judge(slots=1)
+    closed = judgebox.Judge(slots=1, dedupe=ResultCache())
     closed.close()
     results = dict(closed.judge_many([good, good]))
     assert [r.verdict for r in results.values()] == [Verdict.SE, Verdict.SE] and results[0].total == 1
@@ -364,7 +364,7 @@ def test_leaving_judge_many_early_cancels_what_has_not_run(fresh):
 def test_a_slot_dying_is_se_for_everyone_waiting_and_is_judged_again():
     """The infrastructure fails mid-run (the slot's process killed, as the OOM killer might): the owner and
     its waiter get SE, nothing is kept, and the next identical submission runs and is judged AC."""
-    with judgebox.Judge(slots=1) as judge:
+    with judgebox.Judge(slots=1, dedupe=ResultCache()) as judge:
         submission = judge.submission(SLEEPER, [Case.stdio("", "woke\n")])
         with ThreadPoolExecutor(2) as threads:
             first = threads.submit(judge.judge_submission, submission)
@@ -405,18 +405,19 @@ def test_a_cancelled_owner_lets_its_waiter_judge(fresh):
     assert (stats["misses"], stats["shared_in_flight"], stats["not_kept"], stats["entries"]) == (2, 1, 1, 1)
 
 
-def test_the_default_judge_reads_judgebox_dedupe(monkeypatch):
-    from judgebox import judging
-
+def test_judgebox_dedupe_0_turns_the_judges_own_cache_off(monkeypatch):
+    cache = ResultCache()
     monkeypatch.setenv("JUDGEBOX_DEDUPE", "0")
-    assert judging._dedupe_from_environment() is False
+    with judgebox.Judge(slots=1) as off, judgebox.Judge(slots=1, dedupe=cache) as given:
+        assert off.dedupe is None and off.stats()["dedupe"] is None and given.dedupe is cache
     monkeypatch.setenv("JUDGEBOX_DEDUPE", "yes")
     with pytest.raises(judgebox.InvalidInput):
-        judging._dedupe_from_environment()
-    monkeypatch.delenv("JUDGEBOX_DEDUPE")
-    assert judging._dedupe_from_environment() is True
+        judgebox.Judge(slots=1)
+    monkeypatch.setenv("JUDGEBOX_DEDUPE", "1")
     with pytest.raises(judgebox.InvalidInput):
-        judgebox.Judge(dedupe="on")
+        judgebox.Judge(slots=1, dedupe="on")
+    with judgebox.Judge(slots=1) as on:
+        assert isinstance(on.dedupe, ResultCache)
 
 
 # -- the server -----------------------------------------------------------------------------------------------
@@ -428,7 +429,7 @@ def _dedupe_metrics(url: str) -> dict[str, float]:
 
 
 def test_metrics_show_the_dedupe_counts():
-    with Server("--workers", "2") as server:
+    with Server("--workers", "2", env={"JUDGEBOX_DEDUPE": "1"}) as server:
         server.wait_for_self_tests()  # their judgements are counted too
         before = _dedupe_metrics(server.url)
         body = {"code": "print(int(input()) * 7)", "cases": [{"stdin": "6", "expected_output": "42"}]}

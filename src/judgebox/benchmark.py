@@ -223,7 +223,7 @@ def run(quick: bool, console: Console, meter: CpuMeter) -> dict[str, Any]:
     """The whole benchmark; ``meter`` must exist before any judge starts (its slot groups nest in it).
     Raises WrongResult when a contender answered wrong, RuntimeError when isolation layers are missing."""
     rounds, scale = (2, 0.1) if quick else (5, 1.0)
-    with Judge() as judge, tempfile.TemporaryDirectory(prefix="judgebox-bench-") as folder:
+    with Judge(dedupe=None) as judge, tempfile.TemporaryDirectory(prefix="judgebox-bench-") as folder:
         layers = judge.isolation()
         missing = sorted(name for name in judge.config.required_layers if not layers.get(name))
         if missing:

@@ -223,9 +223,6 @@ class ResultCache:
         with self._lock:
             return {**self._counts, "entries": len(self._kept), "bytes": self._bytes, "in_flight": len(self._flying)}
 
-    def __len__(self) -> int:
-        return len(self._kept)
-
     def _claim(self, key: str, context: Any) -> tuple[Future[JudgeResult], bool, Any]:
         with self._lock:
             kept = self._kept.get(key)

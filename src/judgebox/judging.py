@@ -45,8 +45,10 @@ class Judge:
     machine cannot give the required isolation. Use it as a context manager, or call :meth:`close`.
 
     ``dedupe``: identical submissions are judged once (:mod:`judgebox.dedupe`): True (the default) gives
-    the judge a :class:`ResultCache` of its own, a ResultCache is used as given (its keys include this
-    judge's ``config``), None or False judges every submission. ``judge.dedupe`` is the cache in use.
+    the judge a :class:`ResultCache` of its own, unless ``$JUDGEBOX_DEDUPE=0`` (an operator's switch: a
+    ``judgebox serve``, a benchmark that must run every submission); a ResultCache is used as given (its
+    keys include this judge's ``config``); None or False judges every submission. ``judge.dedupe`` is the
+    cache in use (reassign it to start afresh).
     """
 
     def __new__(cls, *args: Any, backend: str = "local", address: str | None = None, **options: Any) -> Any:
@@ -68,10 +70,14 @@ class Judge:
         if not isinstance(dedupe, (bool, ResultCache, type(None))):
             raise InvalidInput(f"dedupe must be True, False, None or a judgebox.dedupe.ResultCache, got {dedupe!r}")
         self.config = config or SandboxConfig()
-        self.dedupe: ResultCache | None = ResultCache() if dedupe is True else dedupe or None
+        if dedupe is True:
+            dedupe = ResultCache() if _dedupe_from_environment() else None
+        self.dedupe: ResultCache | None = dedupe if isinstance(dedupe, ResultCache) else None
         self.pool = WorkerPool(self.config, slots)
         self.programs = Programs(self.pool, self.config.cache_dir)
         self.problem_programs = ProblemPrograms(self.programs)
+        # What besides a submission decides its verdict here: the settings, and testlib.h as read at start
+        self._key_scope = (self.config, self.problem_programs.runner.testlib)
 
     def judge(self, code: str, cases: Any, language: str = "python", limits: Limits | None = None,
               checker: Any = None, stop_on_first_failure: bool = False) -> JudgeResult:
@@ -126,7 +132,7 @@ class Judge:
         if self.dedupe is None:
             return None
         try:
-            return submission_key(submission, self.config)
+            return submission_key(submission, self._key_scope)
         except Unkeyable:  # a value of a type test data never holds: judged, not cached
             return None
 
@@ -377,7 +383,7 @@ def default_judge() -> Judge:
     global _default
     with _default_lock:
         if _default is None:
-            _default = Judge(slots=_slots_from_environment(), dedupe=_dedupe_from_environment())
+            _default = Judge(slots=_slots_from_environment())
             import atexit
 
             atexit.register(_default.close)
@@ -394,7 +400,7 @@ def _slots_from_environment() -> int | None:
 
 
 def _dedupe_from_environment() -> bool:
-    """``$JUDGEBOX_DEDUPE=0`` judges every submission of the default judge, identical or not."""
+    """``$JUDGEBOX_DEDUPE=0``: a judge made with ``dedupe=True`` (the default) judges every submission."""
     text = os.environ.get("JUDGEBOX_DEDUPE", "").strip()
     if text not in ("", "0", "1"):
         raise InvalidInput(f"JUDGEBOX_DEDUPE must be 0 or 1, got {text!r}")
