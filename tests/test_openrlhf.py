@@ -21,8 +21,11 @@ from conftest import Server, free_port, load_dataset
 from judgebox.openrlhf import response_text
 from tiny_tokenizer import byte_level
 
-torch = pytest.importorskip("torch", reason="OpenRLHF's executor tokenizes to tensors: scripts/setup.sh installs it")
-pytest.importorskip("aiohttp")
+try:  # test extras (OpenRLHF's executor posts with aiohttp and tokenizes to torch tensors)
+    import aiohttp  # noqa: F401
+    import torch  # noqa: F401
+except ImportError as exc:
+    pytest.fail(f"{exc}: torch and aiohttp are test extras; run scripts/setup.sh", pytrace=False)
 
 WHEELS = Path(__file__).resolve().parents[1] / ".cache" / "openrlhf"
 IN_WHEEL = "openrlhf-0.11.2.data/purelib/openrlhf/utils/"
