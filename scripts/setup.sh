@@ -45,7 +45,9 @@ fi
 .venv/bin/python -m pip install -q -e ".[test,ray]"
 
 # verl 0.9.1's wheel, for the tests and the benchmark that run verl's own scorers beside judgebox's
-# (they load its sandbox_fusion and prime_code files by path; verl itself is not installed).
+# (they load its sandbox_fusion and prime_code files by path; verl itself is not installed), and for
+# tests/test_verl_managers.py, which extracts it to drive verl's reward managers and trainer code with the
+# .[test] packages above.
 VERL_WHEEL_DIR=.cache/verl
 if ! ls "$VERL_WHEEL_DIR"/verl-0.9.1-*.whl >/dev/null 2>&1; then
   .venv/bin/python -m pip download -q --no-deps --dest "$VERL_WHEEL_DIR" verl==0.9.1
