@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import logging
 import math
+import pickle
 
 import pytest
 
@@ -160,6 +161,14 @@ def test_completion_text_shapes():
     for bad in ([{"role": "user", "content": "x"}], 3, [{"role": "assistant", "content": 3}]):
         with pytest.raises(InvalidInput):
             completion_text(bad)
+
+
+def test_functions_pickle_with_their_settings():
+    """TRL's picklable reward forms: a copy made elsewhere keeps its name, settings and async-ness."""
+    for make in (reward_function, async_reward_function):
+        copy = pickle.loads(pickle.dumps(make("tests", preset="prime", binary=True, name="code")))
+        assert (copy.__name__, copy.test_cases_column, copy.preset, copy.binary) == ("code", "tests", "prime", True)
+        assert trl.trainer.utils.is_async_callable(copy) == (make is async_reward_function)
 
 
 def test_unknown_preset_fails_when_made():
