@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import ipaddress
+import json
 import os
 import random
 import socket
@@ -362,10 +363,12 @@ def _probe(http: httpx.Client, endpoint: Endpoint) -> str | int | None:
         if status == 404:
             status, _ = _get(http, endpoint, "/v1/ping")
             return None if 200 <= status < 300 else f"/v1/ping answered HTTP {status}"
+        if 400 <= status < 500:
+            return None  # alive, but it will not say more to us (a proxy's token check): requests will tell
         if not 200 <= status < 300:
             return f"/health answered HTTP {status}"
-        health = httpx.Response(200, content=body).json()
-    except (httpx.HTTPError, ValueError) as exc:
+        health = json.loads(body)
+    except (httpx.HTTPError, ValueError, RecursionError) as exc:  # RecursionError: a nesting bomb
         return f"{type(exc).__name__}: {exc}"
     if not isinstance(health, dict) or health.get("status", "ok") != "ok":
         return f"/health says {str(health.get('status') if isinstance(health, dict) else health)[:100]!r}"
@@ -376,12 +379,12 @@ def _probe(http: httpx.Client, endpoint: Endpoint) -> str | int | None:
 def _get(http: httpx.Client, endpoint: Endpoint, path: str) -> tuple[int, bytes]:
     with http.stream("GET", endpoint.url + path, headers=endpoint.headers(),
                      extensions=endpoint.extensions()) as response:
-        body = b""
+        body = bytearray()
         for chunk in response.iter_bytes():
             body += chunk
             if len(body) > HEALTH_BYTES:
                 raise ValueError(f"{path} answered more than {HEALTH_BYTES} bytes")
-        return response.status_code, body
+        return response.status_code, bytes(body)
 
 
 def _addresses(url: str) -> list[str] | None:

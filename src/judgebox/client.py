@@ -36,14 +36,12 @@ Answers are the models of :mod:`judgebox.server.schemas`, subclassed only to car
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import email.utils
 import json
 import os
 import random
 import time
 import uuid
-from base64 import b64encode
 from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
 from typing import Any, TypeVar
 
@@ -52,6 +50,7 @@ from pydantic import BaseModel, Field, ValidationError
 
 from . import __version__, balance
 from .balance import Endpoint, Lease
+from .client_bodies import judge_body, run_code_body, submission_body
 from .server.schemas import BatchLine, JudgeResponse, LimitsModel, RunCodeResponse
 from .types import Case, Limits, Submission
 
@@ -271,7 +270,7 @@ class Client(_Base):
                  compile_timeout: float = 10, memory_limit_mb: int = -1, files: dict[str, str | bytes] | None = None,
                  fetch_files: list[str] | None = None, deadline: float | None = None) -> RunCodeReply:
         """Run one program (SandboxFusion's ``/run_code``); ``files`` maps paths to base64 text or bytes."""
-        body = _run_code_body(code, language, stdin, run_timeout, compile_timeout, memory_limit_mb, files, fetch_files)
+        body = run_code_body(code, language, stdin, run_timeout, compile_timeout, memory_limit_mb, files, fetch_files)
         return self._fetch("/run_code", body, deadline, RunCodeReply)
 
     def judge(self, code: str, cases: Iterable[Case | dict] | None = None, test_cases: dict | str | None = None,
@@ -279,7 +278,7 @@ class Client(_Base):
               checker: str | dict | None = None, stop_on_first_failure: bool = False,
               deadline: float | None = None) -> JudgeReply:
         """Judge one program on ``cases`` (``Case`` records or dicts) or on verl's ``test_cases``."""
-        body = _judge_body(code, cases, test_cases, language, limits, checker, stop_on_first_failure)
+        body = judge_body(code, cases, test_cases, language, limits, checker, stop_on_first_failure)
         return self._fetch("/judge", body, deadline, JudgeReply)
 
     def judge_batch(self, submissions: Iterable[Submission | dict], deadline: float | None = None
@@ -287,7 +286,7 @@ class Client(_Base):
         """Judge many submissions (``Submission`` records or dicts in ``/judge``'s shape); yields one line per
         submission as each finishes, in that order. The request goes out when iteration starts; the deadline
         covers the whole stream, checked at each line (a wait for a line is capped by the time left at the start)."""
-        return self._stream({"submissions": [_submission(s) for s in submissions]}, deadline)
+        return self._stream({"submissions": [submission_body(s) for s in submissions]}, deadline)
 
     def health(self, deadline: float | None = None) -> dict:
         """A server's ``/health`` report (one endpoint's): status, isolation layers, languages, slots, queue depth."""
@@ -378,19 +377,19 @@ class AsyncClient(_Base):
                        compile_timeout: float = 10, memory_limit_mb: int = -1,
                        files: dict[str, str | bytes] | None = None, fetch_files: list[str] | None = None,
                        deadline: float | None = None) -> RunCodeReply:
-        body = _run_code_body(code, language, stdin, run_timeout, compile_timeout, memory_limit_mb, files, fetch_files)
+        body = run_code_body(code, language, stdin, run_timeout, compile_timeout, memory_limit_mb, files, fetch_files)
         return await self._fetch("/run_code", body, deadline, RunCodeReply)
 
     async def judge(self, code: str, cases: Iterable[Case | dict] | None = None, test_cases: dict | str | None = None,
                     language: str = "python", limits: Limits | LimitsModel | dict | None = None,
                     checker: str | dict | None = None, stop_on_first_failure: bool = False,
                     deadline: float | None = None) -> JudgeReply:
-        body = _judge_body(code, cases, test_cases, language, limits, checker, stop_on_first_failure)
+        body = judge_body(code, cases, test_cases, language, limits, checker, stop_on_first_failure)
         return await self._fetch("/judge", body, deadline, JudgeReply)
 
     def judge_batch(self, submissions: Iterable[Submission | dict], deadline: float | None = None
                     ) -> AsyncIterator[BatchReply]:
-        return self._stream({"submissions": [_submission(s) for s in submissions]}, deadline)
+        return self._stream({"submissions": [submission_body(s) for s in submissions]}, deadline)
 
     async def health(self, deadline: float | None = None) -> dict:
         return await self._fetch("/health", None, deadline)
@@ -498,53 +497,3 @@ def _retry_after(response: httpx.Response) -> float | None:
         return max(0.0, email.utils.parsedate_to_datetime(value).timestamp() - time.time())
     except (TypeError, ValueError):
         return None
-
-
-def _run_code_body(code: str, language: str, stdin: str | None, run_timeout: float, compile_timeout: float,
-                   memory_limit_mb: int, files: dict[str, str | bytes] | None, fetch_files: list[str] | None) -> dict:
-    encoded = {path: b64encode(data).decode() if isinstance(data, bytes) else data
-               for path, data in (files or {}).items()}
-    return {"code": code, "language": language, "stdin": stdin, "run_timeout": run_timeout,
-            "compile_timeout": compile_timeout, "memory_limit_MB": memory_limit_mb, "files": encoded,
-            "fetch_files": list(fetch_files or [])}
-
-
-def _judge_body(code: str, cases: Iterable[Case | dict] | None, test_cases: dict | str | None, language: str,
-                limits: Limits | LimitsModel | dict | None, checker: str | dict | None,
-                stop_on_first_failure: bool) -> dict:
-    if isinstance(test_cases, (str, bytes)):
-        test_cases = json.loads(test_cases)
-    return _submission({"code": code, "cases": None if cases is None else list(cases), "test_cases": test_cases,
-                        "language": language, "limits": limits, "checker": checker,
-                        "stop_on_first_failure": stop_on_first_failure})
-
-
-def _submission(submission: Submission | BaseModel | dict) -> dict:
-    """A ``Submission`` record, a ``JudgeRequest`` or a dict as ``/judge``'s body; cases may be ``Case`` records."""
-    body = _trim(_fields(submission))
-    if "cases" in body:
-        body["cases"] = [_trim(_fields(case)) for case in body["cases"]]
-    return body
-
-
-def _fields(record: Any) -> dict:
-    if isinstance(record, BaseModel):
-        return record.model_dump()
-    if dataclasses.is_dataclass(record):  # judgebox's records name their fields as the wire does
-        return {field.name: getattr(record, field.name) for field in dataclasses.fields(record)}
-    return dict(record)
-
-
-def _trim(body: dict) -> dict:
-    """Drops None (the server's defaults apply), decodes stdin bytes, and keeps of a ``Limits`` record only
-    the fields the wire has (not ``open_files``, ``file_size_bytes``)."""
-    body = {key: value for key, value in body.items() if value is not None}
-    if isinstance(body.get("stdin"), bytes):
-        body["stdin"] = body["stdin"].decode("utf-8", "surrogateescape")
-    if hasattr(body.get("checker"), "setting"):  # a parsed checker (judgebox.checkers.Checking) as its setting
-        body["checker"] = body["checker"].setting()
-    if isinstance(body.get("limits"), Limits):
-        body["limits"] = {name: getattr(body["limits"], name) for name in LimitsModel.model_fields}
-    elif "limits" in body:
-        body["limits"] = _fields(body["limits"])
-    return body
