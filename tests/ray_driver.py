@@ -5,7 +5,8 @@
 Spec: ``records`` (a file of tests/data), ``limit`` (first N records), ``cpu_time``, ``nodes`` (actors to
 wait for before judging), ``after`` (results before the action) and ``action``: ``"kill_actor"``
 (SIGKILL one actor's process), ``{"kill": pid}`` (SIGKILL that process: a raylet) or ``{"run": [command]}``
-(started in the background: a node joining). ``repeat``: judge the list that many times (the benchmark).
+(started in the background: a node joining). ``repeat``: judge the list that many times, each round's
+programs differing by a comment. ``rounds_on_stdin``: the benchmark's mode (:func:`serve_rounds`).
 """
 
 from __future__ import annotations
@@ -20,8 +21,13 @@ from pathlib import Path
 
 import judgebox
 from judgebox import Limits
+from raycluster import MARK
 
 DATA = Path(__file__).with_name("data")
+
+
+def answer(figures: dict) -> None:
+    print(MARK + json.dumps(figures), flush=True)
 
 
 def submissions(spec: dict, round_: int = 0) -> list[judgebox.Submission]:
@@ -52,11 +58,24 @@ def act(judge, action) -> subprocess.Popen | None:
     return None
 
 
+def serve_rounds(judge, spec: dict) -> None:
+    """The benchmark's mode: a JSON line when ready, then per round number read, that round's figures."""
+    answer({"ready": judge.stats()["actors"]})
+    for line in sys.stdin:
+        work = submissions(spec, int(line))
+        cpu, begun = time.process_time(), time.monotonic()
+        wrong = sum(r.verdict is not judgebox.Verdict.AC for _, r in judge.judge_many(work))
+        answer({"seconds": time.monotonic() - begun, "driver_cpu": time.process_time() - cpu,
+                "cases": sum(len(s.cases) for s in work), "wrong": wrong})
+
+
 def main() -> None:
-    spec = json.load(sys.stdin)
+    spec = json.loads(sys.stdin.readline())
     with judgebox.Judge(backend="ray", address=os.environ["RAY_ADDRESS"], slots=spec.get("slots"),
                         refresh_seconds=spec.get("refresh_seconds", 1.0)) as judge:
         wait_for_actors(judge, spec.get("nodes", 1))
+        if spec.get("rounds_on_stdin"):
+            return serve_rounds(judge, spec)
         first_nodes = sorted(judge.stats()["nodes"])
         started, rounds, joining = time.monotonic(), [], None
         for round_ in range(spec.get("repeat", 1)):
@@ -65,16 +84,16 @@ def main() -> None:
             begun = time.monotonic()
             for index, result in judge.judge_many(work):
                 results[index] = result
-                if len(results) == spec.get("after"):
+                if round_ == 0 and len(results) == spec.get("after"):
                     joining = act(judge, spec["action"])
             rounds.append(time.monotonic() - begun)
         if joining is not None:
             joining.wait(timeout=120)
-        print(json.dumps({
+        answer({
             "results": [[str(r.verdict), [str(c.verdict) for c in r.cases], r.score, r.message]
                         for _, r in sorted(results.items())],
             "submissions": len(work), "cases": sum(len(s.cases) for s in work), "seconds": time.monotonic() - started,
-            "rounds": rounds, "first_nodes": first_nodes, "stats": judge.stats()}))
+            "rounds": rounds, "first_nodes": first_nodes, "stats": judge.stats()})
 
 
 if __name__ == "__main__":

@@ -17,10 +17,12 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 RAY = str(Path(sys.executable).with_name("ray"))
+MARK = "ray-driver: "  # begins each answer line of tests/ray_driver.py: Ray writes to its stdout too
 PORT = 6379  # the namespace is ours: no other GCS listens there
 # Nodes are declared dead within a few seconds of their raylet's end (Ray's default is tens of seconds).
 FAST_FAILURE = {"RAY_health_check_period_ms": "500", "RAY_health_check_timeout_ms": "1000",
@@ -60,10 +62,24 @@ class RayCluster:
         """Run tests/ray_driver.py with ``spec`` in the namespace; its JSON answer."""
         script = Path(__file__).with_name("ray_driver.py")
         done = subprocess.run(self.command(sys.executable, str(script)), input=json.dumps(spec), text=True,
-                              capture_output=True, timeout=timeout, env=self._environment())
+                              capture_output=True, timeout=timeout, env=self.environment())
         if done.returncode != 0:
             raise AssertionError(f"the driver failed ({done.returncode}):\n{done.stderr[-6000:]}")
-        return json.loads(done.stdout.strip().splitlines()[-1])
+        return answer_in(done.stdout.splitlines())
+
+    def run(self, *words: str, timeout: float = 900) -> subprocess.CompletedProcess:
+        """``words`` run to their end in the namespace, with the cluster's address in ``RAY_ADDRESS``."""
+        return subprocess.run(self.command(*words), capture_output=True, text=True, timeout=timeout,
+                              env=self.environment())
+
+    def start_driver(self, spec: dict[str, Any]) -> subprocess.Popen:
+        """tests/ray_driver.py with ``spec`` in the namespace, left running (the benchmark's rounds mode)."""
+        script = Path(__file__).with_name("ray_driver.py")
+        driver = subprocess.Popen(self.command(sys.executable, str(script)), stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE, text=True, env=self.environment())
+        driver.stdin.write(json.dumps(spec) + "\n")
+        driver.stdin.flush()
+        return driver
 
     def pids(self) -> set[int]:
         """Every process of the cluster: those in the namespace and their descendants."""
@@ -106,7 +122,7 @@ class RayCluster:
         return ["--num-cpus=1", "--node-ip-address=127.0.0.1", f"--temp-dir={self.temp}",
                 "--object-store-memory=200000000", "--disable-usage-stats"]
 
-    def _environment(self) -> dict[str, str]:
+    def environment(self) -> dict[str, str]:
         return {**os.environ, **FAST_FAILURE, "RAY_ADDRESS": self.address, "RAY_USAGE_STATS_ENABLED": "0"}
 
     def _start_node(self, head: bool) -> None:
@@ -114,7 +130,7 @@ class RayCluster:
         words = ([RAY, "start", "--head", f"--port={PORT}", "--include-dashboard=false", *self._node_options()]
                  if head else self.node_command())
         done = subprocess.run(self.command(*words), capture_output=True, text=True, timeout=120,
-                              env=self._environment())
+                              env=self.environment())
         if done.returncode != 0:
             raise RuntimeError(f"ray start failed:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}")
         started = self._raylets() - before
@@ -124,6 +140,14 @@ class RayCluster:
 
     def _raylets(self) -> set[int]:
         return {pid for pid in self.pids() if _name(pid) == "raylet"}
+
+
+def answer_in(lines: Iterable[str]) -> dict[str, Any]:
+    """The first answer of tests/ray_driver.py among ``lines`` (its stdout, which Ray writes to as well)."""
+    for line in lines:
+        if line.startswith(MARK):
+            return json.loads(line[len(MARK):])
+    raise AssertionError("the driver gave no answer")
 
 
 def _children() -> dict[int, list[int]]:

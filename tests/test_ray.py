@@ -3,9 +3,11 @@ of the test's own, the driver tests/ray_driver.py run there too), judging MBPP's
 
 from __future__ import annotations
 
+import json
 import pickle
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -18,7 +20,7 @@ MBPP = {"records": "mbpp.jsonl", "cpu_time": 20}  # mbpp/123 needs about 5.5 s o
 
 
 @pytest.fixture(scope="module")
-def two_nodes(tmp_path_factory):
+def two_nodes(tmp_path_factory):  # a short folder: Ray's socket paths under it must fit in 107 bytes
     with RayCluster(tmp_path_factory.mktemp("ray"), nodes=2) as cluster:
         yield cluster
 
@@ -78,6 +80,20 @@ def test_ray_judges_mbpp_as_the_embedded_judge_does(two_nodes, judge):
 
 @pytest.mark.slow
 @pytest.mark.timeout(1200)
+@pytest.mark.parametrize("preset", ["judgebox", "verl"])  # verl's rules go through /run_code requests
+def test_judgebox_score_backend_ray(two_nodes, preset):
+    """``judgebox score --backend ray`` (the verl transport ``ray://``) judges on the cluster, all right."""
+    mbpp = str(Path(__file__).with_name("data") / "mbpp.jsonl")
+    done = two_nodes.run(str(Path(sys.executable).with_name("judgebox")), "score", mbpp, "--limit", "30",
+                         "--backend", "ray", "--preset", preset, "--json")
+    assert done.returncode == 0, done.stderr[-4000:]
+    summary, _ = json.JSONDecoder().raw_decode(done.stdout[done.stdout.index("{\n"):])
+    right = summary["kinds"]["right"]
+    assert (right["judged"], right["passed"], right["judge_failures"]) == (30, 30, 0), right
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(1200)
 def test_a_killed_actor_s_work_is_retried(two_nodes):
     answer = two_nodes.run_driver({**MBPP, "limit": 400, "nodes": 2, "after": 50, "action": "kill_actor"})
     _all_accepted(answer, 400)
@@ -88,8 +104,8 @@ def test_a_killed_actor_s_work_is_retried(two_nodes):
 
 @pytest.mark.slow
 @pytest.mark.timeout(1200)
-def test_a_killed_node_s_work_is_retried(tmp_path):
-    with RayCluster(tmp_path, nodes=2) as cluster:
+def test_a_killed_node_s_work_is_retried(tmp_path_factory):
+    with RayCluster(tmp_path_factory.mktemp("ray"), nodes=2) as cluster:
         raylet = cluster.raylets[1]
         answer = cluster.run_driver({**MBPP, "limit": 400, "nodes": 2, "after": 50, "action": {"kill": raylet}})
     _all_accepted(answer, 400)
@@ -100,8 +116,8 @@ def test_a_killed_node_s_work_is_retried(tmp_path):
 
 @pytest.mark.slow
 @pytest.mark.timeout(1200)
-def test_a_node_that_joins_gets_an_actor_and_work(tmp_path):
-    with RayCluster(tmp_path, nodes=1) as cluster:
+def test_a_node_that_joins_gets_an_actor_and_work(tmp_path_factory):
+    with RayCluster(tmp_path_factory.mktemp("ray"), nodes=1) as cluster:
         answer = cluster.run_driver({**MBPP, "limit": 300, "repeat": 6, "nodes": 1, "after": 1,
                                      "action": {"run": cluster.node_command()}})
     _all_accepted(answer, 300)

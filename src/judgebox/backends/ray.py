@@ -68,6 +68,7 @@ class _Work:
     submission: Submission
     result: Future[JudgeResult]
     attempts: int = 0
+    alone: bool = False  # sent in a batch of its own: a batch it was in failed, and not by an actor's death
 
     @property
     def cases(self) -> int:
@@ -205,6 +206,8 @@ class RayJudge:
     def _submit(self, submission: Submission) -> Future[JudgeResult]:
         if self._closed:
             raise JudgeboxError("this RayJudge is closed")
+        if not isinstance(submission, Submission):
+            raise InvalidInput(f"judge_many takes judgebox.Submission records, got {type(submission).__name__}")
         try:
             owned, owner = self._cache.claim(submission_key(submission))
         except Unkeyable:  # a value with no canonical encoding: judged without the cache
@@ -241,7 +244,8 @@ class RayJudge:
             member = min(open_, key=lambda m: m.in_flight / m.capacity)
             batch, cases = [], 0
             target = max(1, min(member.slots, member.capacity - member.in_flight))
-            while self._queue and (not batch or cases + self._queue[0].cases <= target):
+            while self._queue and (not batch or (cases + self._queue[0].cases <= target and
+                                   not batch[0].alone and not self._queue[0].alone)):
                 work = self._queue.popleft()
                 batch.append(work)
                 cases += work.cases
@@ -251,7 +255,12 @@ class RayJudge:
 
     async def _send(self, member: _Member, batch: list[_Work], cases: int) -> None:
         try:
-            results = await member.handle.judge_batch.remote([w.submission for w in batch])
+            try:
+                call = member.handle.judge_batch.remote([w.submission for w in batch])
+            except Exception as exc:  # it cannot be sent (a value that does not pickle): no actor is at fault
+                self._unsendable(batch, exc)
+                return
+            results = await call
         except Exception as exc:
             self._call_failed(member, batch, exc)
         else:
@@ -262,10 +271,26 @@ class RayJudge:
             member.in_flight -= cases
             self._pump()
 
+    def _unsendable(self, batch: list[_Work], exc: BaseException) -> None:
+        """A submission that cannot be sent is SE on its own: its batch-mates go again, each alone."""
+        if len(batch) == 1:
+            self._settle(batch[0], failed(batch[0].submission, f"it cannot be sent to a Ray actor: {_cause(exc)}"))
+            return
+        self._isolate(batch)
+
+    def _isolate(self, batch: list[_Work]) -> None:
+        for work in reversed(batch):
+            work.alone = True
+            self._counts["retries"] += 1
+            self._queue.appendleft(work)
+
     def _call_failed(self, member: _Member, batch: list[_Work], exc: BaseException) -> None:
         cause = _cause(exc)
         if self._is_death(exc):
             self._drop(member, cause)
+        elif len(batch) > 1:  # something in the batch, not the actor: each goes again alone to find which
+            self._isolate(batch)
+            return
         for work in reversed(batch):  # back to the front of the queue, in their order
             work.attempts += 1
             if work.attempts >= self.attempts:

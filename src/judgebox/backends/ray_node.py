@@ -11,9 +11,10 @@ from ..types import JudgeResult, Submission
 from ..verdicts import Verdict
 
 
-def failed(submission: Submission, message: str) -> JudgeResult:
-    """The judge could not judge ``submission``: SE, with no case judged."""
-    return JudgeResult(Verdict.SE, (), len(submission.cases), message)
+def failed(submission: Submission | object, message: str) -> JudgeResult:
+    """The judge could not judge ``submission`` (or what was given as one): SE, with no case judged."""
+    total = len(submission.cases) if isinstance(submission, Submission) else 1
+    return JudgeResult(Verdict.SE, (), total, message)
 
 
 class NodeJudge:
