@@ -244,3 +244,25 @@ def test_examples_run(verl, example):
                           capture_output=True, text=True, timeout=600, cwd=ROOT)
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     assert "rewards as expected" in done.stdout
+
+
+@pytest.mark.slow  # a real Ray cluster (one node, in a network namespace of its own: tests/raycluster.py)
+def test_the_mask_installs_in_ray_workers_through_the_setup_hook(verl, tmp_path_factory):
+    """The README's config line: Ray runs judgebox.verl.mask.install in every worker process of the job
+    before it runs anything, so the trainer's actor (verl's main_ppo runs fit() in one) computes advantages
+    through the mask."""
+    from raycluster import RayCluster
+
+    folder = str(Path(verl.__file__).parent.parent)
+    script = (
+        "import json, ray\n"
+        "ray.init(runtime_env={'worker_process_setup_hook': 'judgebox.verl.mask.install',\n"
+        f"                     'env_vars': {{'PYTHONPATH': {folder!r}}}}})\n"
+        "@ray.remote\n"
+        "def trainer_side():\n"
+        "    from verl.trainer.ppo import ray_trainer\n"
+        "    return getattr(ray_trainer.compute_advantage, 'judgebox_masked', False)\n"
+        "print('answer:', json.dumps(ray.get(trainer_side.remote())))\n")
+    with RayCluster(tmp_path_factory.mktemp("ray"), nodes=1) as cluster:  # short: socket paths fit 107 bytes
+        done = cluster.run(sys.executable, "-c", script, timeout=600)
+    assert "answer: true" in done.stdout, done.stdout[-3000:] + done.stderr[-3000:]
