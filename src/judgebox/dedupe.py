@@ -72,47 +72,67 @@ def submission_key(submission: Any, scope: Any = None) -> str:
     settings, when a cache could be shared by differently configured judges). Raises :class:`Unkeyable`
     for a value that has no canonical encoding."""
     digest = hashlib.sha256(ENCODING)
-    for chunk in _encoded((submission, scope)):
-        digest.update(chunk)
+    _encode((submission, scope), digest.update)
     return digest.hexdigest()
 
 
-def _encoded(value: Any) -> Iterator[bytes]:
-    """A prefix-free, type-tagged encoding of ``value``, in chunks (a case's stdin is not copied). Walked
+_TAGS = {None: b"N", True: b"T", False: b"F"}
+_SEQUENCES = {list: b"l", tuple: b"t", set: b"S", frozenset: b"Z"}
+_BIG = 64 * 1024  # a payload this large goes to the digest as it is, not through the buffer
+
+
+def _encode(value: Any, emit: Callable[[bytes], object]) -> None:
+    """Emit a prefix-free, type-tagged encoding of ``value``, buffered (a large stdin is not copied). Walked
     with a stack of its own: test data may nest deeper than Python's recursion limit."""
     pending: list[Any] = [value]
+    out = bytearray()
     while pending:
         item = pending.pop()
         kind = type(item)
-        if isinstance(item, _Raw):
-            yield item.data
+        if kind is _Raw:
+            out += item.data
         elif item is None or kind is bool:
-            yield {None: b"N", True: b"T", False: b"F"}[item]
+            out += _TAGS[item]
         elif kind is int:
-            yield b"i" + _sized(item.to_bytes((item.bit_length() + 8) // 8, "big", signed=True))
+            data = item.to_bytes((item.bit_length() + 8) // 8, "big", signed=True)
+            out += b"i" + _COUNT.pack(len(data)) + data
         elif kind is float:
-            yield b"f" + struct.pack(">d", item)  # -0.0 and 0.0 stay apart; the checker may tell them apart
-        elif kind is str:
-            yield b"s" + _sized(item.encode("utf-8", "surrogatepass"))
-        elif kind is bytes:
-            yield b"b" + _sized(item)
-        elif kind in (list, tuple):
-            yield (b"l" if kind is list else b"t") + _count(len(item))
+            out += b"f" + _FLOAT.pack(item)  # -0.0 and 0.0 stay apart; the checker may tell them apart
+        elif kind is str or kind is bytes:
+            data = item.encode("utf-8", "surrogatepass") if kind is str else item
+            out += (b"s" if kind is str else b"b") + _COUNT.pack(len(data))
+            if len(data) < _BIG:
+                out += data
+            else:
+                emit(bytes(out))
+                out.clear()
+                emit(data)
+        elif kind is list or kind is tuple:
+            out += _SEQUENCES[kind] + _COUNT.pack(len(item))
             pending.extend(reversed(item))
         elif kind is dict:  # in the order of the keys' encodings: equal dicts encode alike whatever their order
-            yield b"d" + _count(len(item))
+            out += b"d" + _COUNT.pack(len(item))
             pairs = sorted(((_whole(key), entry) for key, entry in item.items()), key=lambda pair: pair[0])
             pending.extend(reversed([part for key, entry in pairs for part in (_Raw(key), entry)]))
-        elif kind in (set, frozenset):
-            yield (b"S" if kind is set else b"Z") + _count(len(item))
+        elif kind is set or kind is frozenset:
+            out += _SEQUENCES[kind] + _COUNT.pack(len(item))
             pending.extend(_Raw(element) for element in sorted(map(_whole, item), reverse=True))
-        elif dataclasses.is_dataclass(item) and kind.__module__.split(".")[0] == "judgebox":
-            fields = dataclasses.fields(item)
-            yield b"D" + _sized(f"{kind.__module__}.{kind.__qualname__}".encode()) + _count(len(fields))
-            pending.extend(reversed([part for f in fields for part in (_Raw(b"s" + _sized(f.name.encode())),
-                                                                       getattr(item, f.name))]))
         else:
-            raise Unkeyable(f"a {kind.__module__}.{kind.__qualname__} has no canonical encoding")
+            header, names = _layout(kind)
+            out += header
+            pending.extend(getattr(item, name) for name in reversed(names))
+    emit(bytes(out))
+
+
+@functools.cache
+def _layout(kind: type) -> tuple[bytes, tuple[str, ...]]:
+    """A judgebox record type's header (its name and its fields' names) and its fields, every one in order:
+    a field added later is keyed with no change here."""
+    if not (dataclasses.is_dataclass(kind) and kind.__module__.split(".")[0] == "judgebox"):
+        raise Unkeyable(f"a {kind.__module__}.{kind.__qualname__} has no canonical encoding")
+    names = tuple(f.name for f in dataclasses.fields(kind))
+    layout = " ".join((f"{kind.__module__}.{kind.__qualname__}", *names)).encode()
+    return b"D" + _COUNT.pack(len(layout)) + layout, names
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -122,16 +142,13 @@ class _Raw:
     data: bytes
 
 
-def _sized(data: bytes) -> bytes:
-    return _count(len(data)) + data
-
-
-def _count(n: int) -> bytes:
-    return struct.pack(">Q", n)
+_COUNT, _FLOAT = struct.Struct(">Q"), struct.Struct(">d")
 
 
 def _whole(value: Any) -> bytes:
-    return b"".join(_encoded(value))
+    parts: list[bytes] = []
+    _encode(value, parts.append)
+    return b"".join(parts)
 
 
 # -- the cache --------------------------------------------------------------------------------------------

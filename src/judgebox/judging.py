@@ -77,7 +77,7 @@ class Judge:
         self.programs = Programs(self.pool, self.config.cache_dir)
         self.problem_programs = ProblemPrograms(self.programs)
         # What besides a submission decides its verdict here: the settings, and testlib.h as read at start
-        self._key_scope = (self.config, self.problem_programs.runner.testlib)
+        self._key_scope = submission_key((self.config, self.problem_programs.runner.testlib))
 
     def judge(self, code: str, cases: Any, language: str = "python", limits: Limits | None = None,
               checker: Any = None, stop_on_first_failure: bool = False) -> JudgeResult:
