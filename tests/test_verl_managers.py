@@ -266,3 +266,36 @@ def test_the_mask_installs_in_ray_workers_through_the_setup_hook(verl, tmp_path_
     with RayCluster(tmp_path_factory.mktemp("ray"), nodes=1) as cluster:  # short: socket paths fit 107 bytes
         done = cluster.run(sys.executable, "-c", script, timeout=600)
     assert "answer: true" in done.stdout, done.stdout[-3000:] + done.stderr[-3000:]
+
+
+def test_a_step_of_code_and_math(verl, tokenizer):
+    """Code samples are judged in the batch; a math sample goes to verl's own scorer (verl is importable
+    here), its answer put in the same keys, so verl's batch manager lines up every key."""
+    from verl.workers.reward_manager import BatchRewardManager
+
+    code = samples("mixed")[:2]
+    rows = [*code, ("openai/gsm8k", "She pays 3 * 24 = 72 dollars.\n#### 72", "72", 1.0)]
+    data = common.data_proto(tokenizer, rows, group=3)
+    out = BatchRewardManager(tokenizer, 0, compute_score_batch)(data, return_dict=True)
+    assert common.last_token_rewards(data, out["reward_tensor"]) == [1.0, 0.0, 1.0]
+    assert {k: len(v) for k, v in out["reward_extra_info"].items()} == dict.fromkeys(out["reward_extra_info"], 3)
+
+
+def test_concurrent_async_calls_are_one_batch_and_a_cancelled_one_harms_none():
+    cases = {"inputs": ["4\n"], "outputs": ["16\n"]}
+    right = "```python\nn = int(input())\nprint(n * n)\n```"
+
+    async def main():
+        calls = [asyncio.ensure_future(async_compute_score("mbpp", right if i % 2 == 0 else "```python\nprint(0)\n```",
+                                                           cases, None)) for i in range(9)]
+        await asyncio.sleep(0)
+        calls[3].cancel()
+        done = await asyncio.gather(*calls, return_exceptions=True)
+        return done
+
+    before = rewards.stats()
+    done = asyncio.run(main())
+    assert isinstance(done[3], asyncio.CancelledError)
+    assert [d["score"] for i, d in enumerate(done) if i != 3] == [1.0, 0.0, 1.0, 1.0, 0.0, 1.0, 0.0, 1.0]
+    assert rewards.stats()["batches"] - before["batches"] == 1
+    assert rewards.stats()["samples"] - before["samples"] == 9
