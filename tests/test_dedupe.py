@@ -428,16 +428,34 @@ def _dedupe_metrics(url: str) -> dict[str, float]:
             if line.startswith("judgebox_dedupe_")}
 
 
-def test_metrics_show_the_dedupe_counts():
-    with Server("--workers", "2", env={"JUDGEBOX_DEDUPE": "1"}) as server:
-        server.wait_for_self_tests()  # their judgements are counted too
-        before = _dedupe_metrics(server.url)
-        body = {"code": "print(int(input()) * 7)", "cases": [{"stdin": "6", "expected_output": "42"}]}
-        with ThreadPoolExecutor(4) as threads:
-            answers = list(threads.map(lambda _: httpx.post(server.url + "/judge", json=body, timeout=60), range(4)))
-        assert [a.json()["verdict"] for a in answers] == ["AC"] * 4
-        after = _dedupe_metrics(server.url)
+@pytest.fixture(scope="module")
+def server():
+    """A server that gives a request 1 s to get its first case onto a slot."""
+    with Server("--workers", "2", "--max-wait", "1", env={"JUDGEBOX_DEDUPE": "1"}) as running:
+        running.wait_for_self_tests()  # their judgements are counted too
+        yield running
+
+
+def _post_all(url: str, body: dict, times: int) -> list[httpx.Response]:
+    with ThreadPoolExecutor(times) as threads:
+        return list(threads.map(lambda _: httpx.post(url + "/judge", json=body, timeout=60), range(times)))
+
+
+def test_metrics_show_the_dedupe_counts(server):
+    before = _dedupe_metrics(server.url)
+    answers = _post_all(server.url, {"code": "print(int(input()) * 7)",
+                                     "cases": [{"stdin": "6", "expected_output": "42"}]}, 4)
+    assert [a.json()["verdict"] for a in answers] == ["AC"] * 4
+    after = _dedupe_metrics(server.url)
     delta = {name: after[name] - before.get(name, 0) for name in after}
     assert delta["judgebox_dedupe_misses_total"] == 1
     assert delta["judgebox_dedupe_hits_total"] + delta["judgebox_dedupe_shared_in_flight_total"] == 3
     assert delta["judgebox_dedupe_entries"] == 1 and after["judgebox_dedupe_bytes"] > 0
+
+
+def test_a_request_waiting_on_an_identical_one_is_not_refused_for_its_wait(server):
+    """Its work runs as the other request's jobs: it counts as started when they start, so waiting 2 s for
+    that judgement is not a 504 on a server that gives a request 1 s to start."""
+    answers = _post_all(server.url, {"code": "import time\ntime.sleep(2)\nprint('woke')\n", "limits": {"cpu_time": 2},
+                                     "cases": [{"stdin": "", "expected_output": "woke"}]}, 2)
+    assert [(a.status_code, a.json()["verdict"]) for a in answers] == [(200, "AC")] * 2
