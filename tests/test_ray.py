@@ -54,6 +54,12 @@ def test_an_unknown_backend_is_refused():
         judgebox.Judge(address="127.0.0.1:6379")
 
 
+@pytest.mark.parametrize("options", [{"slots": 0}, {"slots": True}, {"attempts": 0}, {"attempts": 1.5}])
+def test_bad_ray_options_are_refused_before_joining_a_cluster(options):
+    with pytest.raises(InvalidInput, match="positive whole number"):
+        judgebox.Judge(backend="ray", **options)
+
+
 def test_submissions_and_results_cross_processes_intact(judge):
     submission = judge.submission("def f(x):\n    return x + 1\n", [Case.call("f", [1], 2), Case.stdio("", "")],
                                   limits=Limits(cpu_time=3), checker={"name": "float", "epsilon": 1e-3})

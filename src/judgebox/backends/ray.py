@@ -172,6 +172,16 @@ class RayJudge:
         return float(self._ray.cluster_resources().get("CPU", 0))
 
     def stats(self) -> dict[str, Any]:
+        """Counts of the pool's life (``submissions``, ``cases``, ``batches``, ``retries``, ``se`` results,
+        ``actors_started``, ``actors_lost``), the pool now (``actors`` ready, ``actors_pending``, ``slots``,
+        ``queued``), the driver's dedupe ``cache`` and, per node, the cases it judged."""
+        if self._closed or not self._loop.is_running():
+            return self._stats()
+        read: Future[dict[str, Any]] = Future()  # read on the dispatcher's loop, which alone changes them
+        self._loop.call_soon_threadsafe(lambda: read.set_result(self._stats()))
+        return read.result(timeout=30)
+
+    def _stats(self) -> dict[str, Any]:
         members = list(self._members.values())
         return {**self._counts, "actors": sum(m.ready for m in members),
                 "actors_pending": sum(not m.ready for m in members),
@@ -338,7 +348,8 @@ class RayJudge:
     def _start(self, node_id: str, cpus: int) -> None:
         slots = self.slots or cpus
         handle = self._actor.options(
-            scheduling_strategy=self._affinity(node_id, soft=False), num_cpus=slots, max_concurrency=64,
+            # the CPUs its slots use, at most the node's (more slots than CPUs is the caller's choice to make)
+            scheduling_strategy=self._affinity(node_id, soft=False), num_cpus=min(slots, cpus), max_concurrency=64,
             max_restarts=0, max_task_retries=0).remote(slots)
         member = self._members[node_id] = _Member(node_id, handle, slots)
         self._counts["actors_started"] += 1
