@@ -95,19 +95,17 @@ class Judge:
         """Judge a :class:`Submission` (see :meth:`submission`). With dedupe on, a submission identical to
         one judged recently, or being judged now, is not run again: the caller gets that same JudgeResult,
         whose ``wall_time`` is the original judgement's."""
-        key = self._key(submission)
-        if key is None:
+        cache, key = self._cached(submission)
+        if cache is None:
             return self._judge_now(submission)
-        return self.dedupe.run(key, lambda: self._judge_now(submission),  # type: ignore[union-attr]
-                               current_group(), self._follow)
+        return cache.run(key, lambda: self._judge_now(submission), current_group(), self._follow)
 
     async def judge_submission_async(self, submission: Submission) -> JudgeResult:
         """The awaitable twin of :meth:`judge_submission`."""
-        key = self._key(submission)
-        if key is None:
+        cache, key = self._cached(submission)
+        if cache is None:
             return await self._judge_now_async(submission)
-        return await self.dedupe.run_async(key, lambda: self._judge_now_async(submission),  # type: ignore[union-attr]
-                                           current_group(), self._follow)
+        return await cache.run_async(key, lambda: self._judge_now_async(submission), current_group(), self._follow)
 
     def judge_many(self, submissions: Iterable[Submission]) -> Iterator[tuple[int, JudgeResult]]:
         """Judge every submission at once, yielding ``(index, result)`` as each finishes (not in order).
@@ -128,13 +126,16 @@ class Judge:
                 "jobs_started": self.pool.jobs_started,
                 "artifact_cache": {"hits": cache.hits, "misses": cache.misses}}
 
-    def _key(self, submission: Submission) -> str | None:
-        if self.dedupe is None:
-            return None
+    def _cached(self, submission: Submission) -> tuple[ResultCache | None, str]:
+        """The cache to judge ``submission`` through (read once: ``dedupe`` may be reassigned meanwhile) and
+        its key; no cache if dedupe is off or the submission has no key."""
+        cache = self.dedupe
+        if cache is None:
+            return None, ""
         try:
-            return submission_key(submission, self._key_scope)
+            return cache, submission_key(submission, self._key_scope)
         except Unkeyable:  # a value of a type test data never holds: judged, not cached
-            return None
+            return None, ""
 
     def _follow(self, leader: Group | None) -> None:
         """A caller waiting on another's judgement counts as started when that one's jobs start."""
