@@ -1,0 +1,113 @@
+"""Adversarial review (round 3, issue 11) of the Ray backend: what a caller hands ``judge_many`` must come
+back, once each, and one submission the judge cannot send must not take its batch-mates down with it.
+
+A real cluster of one node (tests/raycluster.py), the driver a script run inside its namespace; the
+programs are judged in the node's sandbox.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import pytest
+
+from raycluster import MARK, RayCluster, answer_in
+
+# The driver: submissions given to judge_many on a thread of its own, so a stream that never ends is
+# reported as such (and the process left with os._exit) instead of hanging the test.
+DRIVER = """
+import json, os, sys, threading, time
+import judgebox
+from judgebox import Case, Limits, Submission
+
+items = []
+for kind in json.loads(sys.argv[1]):
+    if kind == "good":
+        n = len(items)
+        items.append(judgebox.Judge.submission(f"print({n})", [Case.stdio("", str(n))], limits=Limits(cpu_time=2)))
+    elif kind == "not_a_submission":
+        items.append({"code": "print(1)", "cases": [{"stdin": "", "expected_output": "1"}]})
+    elif kind == "unpicklable":  # Unkeyable too, so the cache lets it through to an actor
+        items.append(Submission("def f(x):\\n    return x\\n", (Case.call("f", [1], threading.Lock()),)))
+judge = judgebox.Judge(backend="ray", address=os.environ["RAY_ADDRESS"], refresh_seconds=0.5,
+                       slots=int(sys.argv[4]) if sys.argv[4] else None)
+deadline = time.monotonic() + 60
+while sys.argv[3] == "wait" and judge.stats()["actors"] < 1 and time.monotonic() < deadline:
+    time.sleep(0.2)
+seen = []
+def consume():
+    try:
+        for index, result in judge.judge_many(items):
+            seen.append([index, str(result.verdict), result.message[:200]])
+    except BaseException as exc:
+        seen.append(["raised", type(exc).__name__, str(exc)[:200]])
+worker = threading.Thread(target=consume, daemon=True)
+worker.start()
+worker.join(float(sys.argv[2]))
+print(MARK + json.dumps({"ended": not worker.is_alive(), "seen": seen, "stats": judge.stats()}), flush=True)
+os._exit(0)
+""".replace("MARK", repr(MARK))
+
+
+class FourCpuNode(RayCluster):
+    """Nodes of four logical CPUs: an actor of four slots, so submissions share batches."""
+
+    def _node_options(self) -> list[str]:
+        return ["--num-cpus=4", *super()._node_options()[1:]]
+
+
+@pytest.fixture(scope="module")
+def one_node(tmp_path_factory):
+    with FourCpuNode(tmp_path_factory.mktemp("ray"), nodes=1) as cluster:
+        yield cluster
+
+
+def _drive(cluster: RayCluster, kinds: list[str], wait: float = 120, ready_first: bool = True,
+           slots: int | None = None) -> dict:
+    """``kinds`` given to judge_many (after the node's actor is ready, or before: then they queue and go
+    in batches of its slots' size); the stream's lines within ``wait`` seconds."""
+    done = cluster.run(sys.executable, "-c", DRIVER, json.dumps(kinds), str(wait),
+                       "wait" if ready_first else "queue", str(slots or ""), timeout=wait + 300)
+    assert done.returncode == 0, done.stderr[-4000:]
+    return answer_in(done.stdout.splitlines())
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(900)
+def test_a_record_that_is_not_a_submission_is_an_se_not_a_hang(one_node):
+    """judge_many answers a record that is not a Submission with an SE of its own, as the local judge
+    does, and the others are judged (it was keyed, queued and failed on in the dispatcher at first)."""
+    answer = _drive(one_node, ["good", "not_a_submission", "good"])
+    assert answer["ended"], answer
+    by_index = {index: (verdict, message) for index, verdict, message in answer["seen"]}
+    assert sorted(by_index) == [0, 1, 2], answer
+    assert by_index[1][0] == "SE" and "Submission" in by_index[1][1], by_index
+    assert by_index[0][0] == by_index[2][0] == "AC", by_index
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(900)
+def test_a_submission_that_cannot_be_sent_fails_alone(one_node):
+    """A submission that cannot be pickled for its actor fails its batch's call; it alone is SE, its
+    batch-mates (queued before the actor was ready, so sent in batches) are judged."""
+    kinds = ["good"] * 12 + ["unpicklable"] + ["good"] * 12
+    answer = _drive(one_node, kinds, ready_first=False)
+    assert answer["stats"]["batches"] < len(kinds), answer["stats"]  # some went together
+    assert answer["ended"], answer
+    verdicts = {index: verdict for index, verdict, _ in answer["seen"]}
+    assert sorted(verdicts) == list(range(len(kinds))), answer
+    assert verdicts.pop(12) == "SE"
+    assert set(verdicts.values()) == {"AC"}, answer
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(900)
+def test_more_slots_than_the_node_has_cpus_still_judges(tmp_path_factory):
+    """``slots=2`` on nodes of one CPU: the actor asked Ray for two CPUs, which no node has, so it was never
+    placed; after two minutes every submission was SE (and every later one after two more)."""
+    with RayCluster(tmp_path_factory.mktemp("ray"), nodes=1) as cluster:
+        answer = _drive(cluster, ["good", "good"], wait=60, slots=2)
+    assert answer["ended"], answer["stats"]
+    assert sorted((index, verdict) for index, verdict, _ in answer["seen"]) == [(0, "AC"), (1, "AC")], answer
+    assert answer["stats"]["slots"] == 2, answer["stats"]
