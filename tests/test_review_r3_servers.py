@@ -1,0 +1,110 @@
+"""Adversarial review (round 3, issue 11) of many servers behind one client, and of the OpenRLHF route of
+``judgebox serve``: a real server beside an endpoint that answers ``200`` with a body of the wrong shape (a
+misconfigured proxy, a login page, another service on the port), and the route's token.
+
+What holds: such an answer is never a verdict (the client raises, verl's scorer marks ``infra_error``).
+What does not (strict xfail): the endpoint is never ejected and nothing is retried elsewhere, so about
+its share of the samples are SE for as long as it answers, a share that grows as it answers fastest.
+"""
+
+from __future__ import annotations
+
+import http.server
+import json
+import threading
+
+import httpx
+import pytest
+
+from conftest import Server
+from judgebox.client import Client, ClientError
+from judgebox.verl import default_compute_score
+
+CASES = [{"stdin": "2\n", "expected_output": "4\n"}]
+DOUBLE = "print(int(input()) * 2)"
+
+
+class Garbage:
+    """A real HTTP server on loopback: ``/health`` is ok, every POST is ``200`` with an HTML page."""
+
+    def __init__(self) -> None:
+        self.posts = 0
+        outer = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def do_GET(self) -> None:
+                self._answer(b'{"status": "ok", "slots": 1}', "application/json")
+
+            def do_POST(self) -> None:
+                self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                outer.posts += 1
+                self._answer(b"<html><body>Welcome! Please sign in.</body></html>", "text/html")
+
+            def _answer(self, data: bytes, kind: str) -> None:
+                self.send_response(200)
+                self.send_header("Content-Type", kind)
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.httpd.daemon_threads = True
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
+        threading.Thread(target=self.httpd.serve_forever, args=(0.02,), daemon=True).start()
+
+    def close(self) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+@pytest.fixture(scope="module")
+def real_and_garbage():
+    garbage = Garbage()
+    try:
+        with Server() as server:
+            yield server, garbage
+    finally:
+        garbage.close()
+
+
+def test_a_wrong_shaped_200_is_never_a_verdict(real_and_garbage):
+    """Through verl's scorer on both endpoints: every sample is AC, or SE marked infra_error; none WA."""
+    server, garbage = real_and_garbage
+    urls = f"judgebox://{server.url.removeprefix('http://')},{garbage.url.removeprefix('http://')}"
+    answers = [default_compute_score("codecontests", f"```python\n{DOUBLE}\n# {i}\n```", {"inputs": ["2\n"],
+                                     "outputs": ["4\n"]}, sandbox_fusion_url=urls) for i in range(8)]
+    assert all(a["verdict"] == "AC" or (a["infra_error"] and a["score"] == 0.0) for a in answers), answers
+    assert garbage.posts > 0  # the garbage endpoint was asked
+
+
+@pytest.mark.xfail(strict=True, reason="known gap: a 2xx whose body does not parse is raised at once (ClientError), "
+                   "not counted against its endpoint nor retried on another: the endpoint stays in the choice")
+def test_an_endpoint_answering_garbage_is_failed_over_and_ejected(real_and_garbage):
+    server, garbage = real_and_garbage
+    with Client([server.url, garbage.url], timeout=60) as client:
+        verdicts = []
+        for i in range(12):
+            try:
+                verdicts.append(client.judge(f"{DOUBLE}\n# {i}", cases=CASES).verdict)
+            except ClientError as exc:
+                verdicts.append(type(exc).__name__)
+        ejected = {e["url"]: e["ejected"] for e in client.endpoints()}
+    assert verdicts == ["AC"] * 12, verdicts
+    assert ejected[garbage.url], ejected
+
+
+def test_the_openrlhf_route_needs_the_token():
+    body = {"query": ["Q```python\nprint(1)\n```"], "prompts": ["Q"],
+            "labels": [{"inputs": [""], "outputs": ["1"]}]}
+    with Server("--token", "s3cret") as server:
+        url = server.url + "/openrlhf/reward"
+        assert httpx.post(url, json=body, timeout=60).status_code == 401
+        assert httpx.post(url, json=body, headers={"Authorization": "Bearer wrong"}, timeout=60).status_code == 401
+        answered = httpx.post(url, json=body, headers={"Authorization": "Bearer s3cret"}, timeout=120)
+    assert answered.status_code == 200, answered.text
+    assert answered.json()["rewards"] == [1.0]
