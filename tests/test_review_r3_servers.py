@@ -10,7 +10,6 @@ its share of the samples are SE for as long as it answers, a share that grows as
 from __future__ import annotations
 
 import http.server
-import json
 import threading
 
 import httpx
