@@ -247,7 +247,7 @@ class TestSplitCommand:
 def test_a_slot_whose_worker_was_changed_from_outside_runs_nothing_more():
     """The second wall behind seccomp: were the worker's limits changed anyway (here by root, from the
     host), its next spare sees it, the job goes to a fresh slot, and the answer is the honest one."""
-    with judgebox.Judge(slots=1) as fresh:
+    with judgebox.Judge(slots=1, dedupe=None) as fresh:  # the same program must run every time
         code = "import os\nprint(os.getpriority(os.PRIO_PROCESS, 0))"
         assert fresh.judge(code, [Case.stdio("", "0")]).verdict is Verdict.AC
         slot = fresh.pool.slots[0]
