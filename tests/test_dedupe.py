@@ -247,7 +247,7 @@ def test_an_abandoned_judgement_tells_its_waiters_to_claim_again():
     with pytest.raises(Abandoned):
         waiting.result()
     assert cache.claim("k")[1] is True
-    with pytest.raises(ValueError):
+    with pytest.raises(judgebox.InvalidInput):
         ResultCache(max_entries=-1)
 
 

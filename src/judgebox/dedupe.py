@@ -19,9 +19,11 @@ What is kept, and what a program can tell:
 
 - The key is a SHA-256 over a canonical, type-tagged encoding of the whole submission (code, language,
   every case's fields, limits, checking, any checker or interactor program's source, stop_on_first_failure),
-  and of the judge's own settings (its :class:`SandboxConfig`), so two submissions share an entry only when
-  nothing that decides the verdict differs. Values are tagged by type: ``1``, ``1.0`` and ``True`` as an
-  expected value are three keys, as the ``value`` checker tells them apart.
+  and of the judge's own settings (its :class:`SandboxConfig`, the testlib folder it read), so two
+  submissions share an entry only when nothing that decides the verdict differs. Values are tagged by exact
+  type: ``1``, ``1.0`` and ``True`` as an expected value are three keys, as the ``value`` checker tells them
+  apart; an object of any other type (a subclass of ``int``, a NumPy scalar) is :class:`Unkeyable`, and its
+  submission is judged without the cache.
 - A hit runs nothing, so a program cannot observe whether it was cached, and it cannot reach another
   sample's entry: a different program is a different key.
 - A result with any SE case, and an exception, are not kept (the next claim judges again): infrastructure
@@ -43,8 +45,9 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Iterator
 from concurrent.futures import Future, InvalidStateError
 from contextlib import contextmanager
-from typing import Any, TypeVar
+from typing import Any
 
+from .errors import InvalidInput
 from .types import JudgeResult
 from .verdicts import Verdict
 
@@ -53,7 +56,6 @@ __all__ = ["Abandoned", "ResultCache", "Unkeyable", "retained_bytes", "submissio
 MiB = 1024 * 1024
 ENCODING = b"judgebox-submission-key-1"  # changes with the encoding, so old keys never match new ones
 RESULT_OVERHEAD, CASE_OVERHEAD = 512, 256  # bytes: an estimate of a JudgeResult's and a CaseResult's records
-T = TypeVar("T")
 
 
 class Unkeyable(TypeError):
@@ -187,7 +189,7 @@ class ResultCache:
     def __init__(self, max_entries: int = 4096, max_bytes: int = 64 * MiB) -> None:
         for name, bound in (("max_entries", max_entries), ("max_bytes", max_bytes)):
             if type(bound) is not int or bound < 0:
-                raise ValueError(f"{name} must be a whole number >= 0, got {bound!r}")
+                raise InvalidInput(f"{name} must be a whole number >= 0, got {bound!r}")
         self.max_entries, self.max_bytes = max_entries, max_bytes
         self._lock = threading.Lock()
         self._kept: OrderedDict[str, tuple[JudgeResult, int]] = OrderedDict()
