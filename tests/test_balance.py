@@ -206,29 +206,61 @@ def test_the_budget_setting(monkeypatch):
 
 
 NAME_PROBE = """
-import json, sys
+import json, sys, time
+from judgebox import balance
 from judgebox.client import Client
+balance.HEALTH_INTERVAL = 0.2  # look the name up again soon
+hosts, lines = sys.argv[2], sys.stdin.read().split("|")
 with Client(sys.argv[1]) as client:
     for _ in range(40):
         client.post_json("/run_code", {})
-    print(json.dumps(client.endpoints()))
+    first = client.endpoints()
+    with open(hosts, "w") as f:  # the same file: the bind mount shows the new lines
+        f.write(lines[1])
+    deadline = time.monotonic() + 20
+    urls = [e["url"] for e in first]
+    while [e["url"] for e in client.endpoints()] == urls and time.monotonic() < deadline:
+        time.sleep(0.05)
+    for _ in range(20):
+        client.post_json("/run_code", {})
+    print(json.dumps([first, client.endpoints()]))
 """
 
 
 @pytest.mark.skipif(os.geteuid() != 0 or not shutil.which("unshare"), reason="needs root and unshare")
-def test_a_name_that_resolves_to_several_addresses_is_several_endpoints():
+def test_a_name_that_resolves_to_several_addresses_is_several_endpoints_and_followed():
     port = free_port()
     with Counting(host="127.0.0.2", port=port) as two, Counting(host="127.0.0.3", port=port) as three, \
+            Counting(host="127.0.0.4", port=port) as four, \
             tempfile.NamedTemporaryFile("w", suffix=".hosts") as hosts:
-        hosts.write("127.0.0.2 judges.test\n127.0.0.3 judges.test\n")
+        before = "127.0.0.2 judges.test\n127.0.0.3 judges.test\n"
+        after = "127.0.0.3 judges.test\n127.0.0.4 judges.test\n"
+        hosts.write(before)
         hosts.flush()
         shown = subprocess.run(
-            ["unshare", "--mount", "sh", "-c", 'mount --bind "$0" /etc/hosts && exec "$1" -c "$2" "$3"',
+            ["unshare", "--mount", "sh", "-c", 'mount --bind "$0" /etc/hosts && exec "$1" -c "$2" "$3" "$0"',
              hosts.name, sys.executable, NAME_PROBE, f"http://judges.test:{port}"],
-            capture_output=True, text=True, timeout=120)
+            input=f"{before}|{after}", capture_output=True, text=True, timeout=120)
     assert shown.returncode == 0, shown.stderr
-    endpoints = json.loads(shown.stdout)
-    assert sorted(e["url"] for e in endpoints) == [f"http://127.0.0.2:{port}", f"http://127.0.0.3:{port}"]
-    assert all(e["host"] == f"judges.test:{port}" for e in endpoints)
-    assert two.posts and three.posts and two.posts + three.posts == 40
-    assert two.hosts == three.hosts == {f"judges.test:{port}"}  # the name, not the address, as Host
+    first, then = json.loads(shown.stdout)
+    assert [e["url"] for e in first] == [f"http://127.0.0.2:{port}", f"http://127.0.0.3:{port}"]
+    assert all(e["host"] == f"judges.test:{port}" for e in first + then)
+    assert two.hosts == three.hosts == four.hosts == {f"judges.test:{port}"}  # the name, not the address, as Host
+    # the lookup changed: 127.0.0.2 left the choice, 127.0.0.4 joined, 127.0.0.3 kept its counts
+    assert [e["url"] for e in then] == [f"http://127.0.0.3:{port}", f"http://127.0.0.4:{port}"]
+    assert two.posts == first[0]["requests"] and two.posts + three.posts + four.posts == 60 and four.posts > 0
+    assert then[0]["requests"] == three.posts
+
+
+def test_the_async_client_fails_over_too():
+    dead = f"http://127.0.0.1:{free_port()}"
+
+    async def calls(url: str) -> tuple[list, list]:
+        async with AsyncClient([dead, url], max_attempts=1) as client:
+            answers = [await client.post_json("/run_code", {}) for _ in range(30)]
+            return answers, client.endpoints()
+
+    with Counting() as alive:
+        answers, stats = asyncio.run(calls(alive.url))
+    assert answers == [OK] * 30 and alive.posts == 30
+    assert stats[0]["failures"] == stats[0]["requests"] >= 1  # chosen, refused, and the call went on

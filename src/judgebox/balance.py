@@ -218,11 +218,10 @@ class _Name:
 class Pool:
     """The endpoints of one set of base URLs, their budget, and the thread that checks their health."""
 
-    def __init__(self, urls: Sequence[str], concurrency: int | None = None, eject_after: int = EJECT_AFTER,
-                 health_interval: float = HEALTH_INTERVAL,
-                 readmit_backoff: tuple[float, float] = READMIT_BACKOFF) -> None:
+    def __init__(self, urls: Sequence[str], concurrency: int | None = None) -> None:
         self.urls, self.budget = tuple(urls), Budget(concurrency)
-        self.eject_after, self.health_interval, self.readmit_backoff = eject_after, health_interval, readmit_backoff
+        # the module's settings as they are now (a test may shorten them)
+        self.eject_after, self.health_interval, self.readmit_backoff = EJECT_AFTER, HEALTH_INTERVAL, READMIT_BACKOFF
         self.users = 0
         self._names: list[_Name] = []  # the URLs whose name resolved to several addresses
         self._plain: list[Endpoint] = []  # the others, used as given
@@ -235,7 +234,7 @@ class Pool:
         self.endpoints = (self._plain + [e for name in self._names for e in name.endpoints])[:MAX_ENDPOINTS]
         self._cond = threading.Condition()
         self._closed = False
-        self._next_round = time.monotonic() + health_interval
+        self._next_round = time.monotonic() + self.health_interval
         self._watcher: threading.Thread | None = None
         if len(self.endpoints) > 1 or self._names:
             self._watcher = threading.Thread(target=self._watch, name="judgebox-client-health", daemon=True)
