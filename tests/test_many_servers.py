@@ -161,6 +161,12 @@ def _kill_when(trio: Trio, client: Client, index: int, done: list, after: int) -
     return thread
 
 
+def _admitted(client: Client) -> None:
+    deadline = time.monotonic() + 30
+    while any(e["ejected"] for e in client.endpoints()) and time.monotonic() < deadline:
+        time.sleep(0.05)
+
+
 def test_a_server_killed_mid_run_costs_no_sample_its_result(three, samples):
     done: list = []
     with Client(three.urls, timeout=120) as client:
@@ -205,15 +211,13 @@ def test_a_killed_server_is_ejected_and_a_restarted_one_comes_back(three):
                 break
             assert client.run_code(f"print({i})").run_result.stdout == f"{i}\n"
         dead = client.endpoints()[0]
-        assert dead["ejected"] and dead["consecutive_failures"] >= 3 and dead["ejections"] == 1
+        assert dead["ejected"] and dead["failures"] >= 1 and dead["ejections"] == 1
         asked = dead["requests"]
         for i in range(6):
             client.run_code(f"print({i})")
         assert client.endpoints()[0]["requests"] == asked  # ejected: not chosen
         three.revive()
-        deadline = time.monotonic() + 30
-        while client.endpoints()[0]["ejected"] and time.monotonic() < deadline:
-            time.sleep(0.1)
+        _admitted(client)
         back = client.endpoints()[0]
         assert not back["ejected"] and back["slots"] == 1  # its /health answered
         for i in range(30):
@@ -231,6 +235,7 @@ def test_verl_default_compute_score_over_three_servers_one_killed(three, samples
     from judgebox.verl.transport import transport_for
 
     client = transport_for(url).judge_client
+    _admitted(client)  # the transport outlives a test: a server killed in the last one is back in its pool
     killer = _kill_when(three, client, 2, done, after=len(samples) // 4)
 
     def scored(sample: dict) -> dict:
