@@ -22,17 +22,11 @@ from judgebox import Case, Limits, Verdict
 from judgebox.dedupe import ResultCache
 
 
-@pytest.fixture(scope="module")
-def judge():
-    with judgebox.Judge(slots=2) as j:
-        yield j
-
-
 @pytest.fixture
-def fresh(judge):
-    judge.dedupe = ResultCache()
+def fresh(judge):  # the session's judge, with a cache of this test's own
+    kept, judge.dedupe = judge.dedupe, ResultCache()
     yield judge
-    judge.dedupe = ResultCache()
+    judge.dedupe = kept
 
 
 def _runs(judge, submission) -> tuple[judgebox.JudgeResult, int]:
