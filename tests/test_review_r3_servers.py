@@ -9,14 +9,16 @@ its share of the samples are SE for as long as it answers, a share that grows as
 
 from __future__ import annotations
 
+import asyncio
 import http.server
 import threading
+import time
 
 import httpx
 import pytest
 
 from conftest import Server
-from judgebox.client import Client, ClientError
+from judgebox.client import AsyncClient, Client, ClientError
 from judgebox.verl import default_compute_score
 
 CASES = [{"stdin": "2\n", "expected_output": "4\n"}]
@@ -24,9 +26,10 @@ DOUBLE = "print(int(input()) * 2)"
 
 
 class Garbage:
-    """A real HTTP server on loopback: ``/health`` is ok, every POST is ``200`` with an HTML page."""
+    """A real HTTP server on loopback: ``/health`` is ok, every POST is ``200`` with an HTML page (after
+    ``delay`` seconds)."""
 
-    def __init__(self) -> None:
+    def __init__(self, delay: float = 0.0) -> None:
         self.posts = 0
         outer = self
 
@@ -39,6 +42,7 @@ class Garbage:
             def do_POST(self) -> None:
                 self.rfile.read(int(self.headers.get("Content-Length") or 0))
                 outer.posts += 1
+                time.sleep(delay)
                 self._answer(b"<html><body>Welcome! Please sign in.</body></html>", "text/html")
 
             def _answer(self, data: bytes, kind: str) -> None:
@@ -107,3 +111,29 @@ def test_the_openrlhf_route_needs_the_token():
         answered = httpx.post(url, json=body, headers={"Authorization": "Bearer s3cret"}, timeout=120)
     assert answered.status_code == 200, answered.text
     assert answered.json()["rewards"] == [1.0]
+
+
+def test_a_cancelled_call_gives_its_budget_back():
+    """A budget of one; calls to a slow endpoint cancelled while waiting for the answer, or while queued
+    for the budget: each gives its place back, so the next call is sent at once (and answered)."""
+    slow = Garbage(delay=1.0)
+
+    async def run() -> list[float]:
+        async with AsyncClient(slow.url, concurrency=1, timeout=30) as client:
+            for _ in range(3):
+                sent = asyncio.ensure_future(client.post_json("/x", {}))
+                queued = asyncio.ensure_future(client.post_json("/x", {}))
+                await asyncio.sleep(0.3)
+                sent.cancel()
+                queued.cancel()
+                await asyncio.gather(sent, queued, return_exceptions=True)
+            assert client.budget()["in_flight"] == 0, client.budget()
+            # sent and answered (a leaked budget would end it at its deadline: DeadlineExceeded)
+            with pytest.raises(ClientError, match="not JSON"):
+                await client.post_json("/x", {}, deadline=20)
+            return client.budget()["in_flight"]
+
+    try:
+        assert asyncio.run(run()) == 0
+    finally:
+        slow.close()
