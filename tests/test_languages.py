@@ -169,14 +169,16 @@ def test_a_program_is_built_once(judge, spec):
     code = f"{data['sum']}\n{data['comment']} build-once {uuid.uuid4().hex}\n"
     cache_ = judge.programs.cache
     hits, misses = cache_.hits, cache_.misses
-    cases = [Case.stdio("1 2\n", "3\n"), Case.stdio("40 2\n", "42\n")]
+    def cases(n: int) -> list[Case]:  # submissions apart (identical ones are judged once), one program
+        return [Case.stdio("1 2\n", "3\n"), Case.stdio(f"{40 + n} 2\n", f"{42 + n}\n")]
+
     with ThreadPoolExecutor(4) as pool:
-        results = list(pool.map(lambda _: judge.judge(code, cases, language=spec.name), range(4)))
+        results = list(pool.map(lambda n: judge.judge(code, cases(n), language=spec.name), range(4)))
     assert [r.verdict for r in results] == [Verdict.AC] * 4, explain(next(r for r in results if not r.score))
     assert cache_.misses - misses == 1, "4 submissions of 2 cases each: one build"
     assert cache_.hits - hits == 7
 
-    again = judge.judge(code, cases, language=spec.name)
+    again = judge.judge(code, cases(4), language=spec.name)
     assert again.verdict is Verdict.AC
     assert (cache_.misses - misses, cache_.hits - hits) == (1, 9)
 

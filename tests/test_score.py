@@ -258,7 +258,8 @@ def test_sigint_keeps_what_was_judged_and_a_rerun_judges_the_rest_once(tmp_path:
     data = tmp_path / "slow.jsonl"
     cases = {"inputs": ["1\n"], "outputs": ["1\n"]}
     data.write_text("".join(json.dumps({"id": f"p{i}", "test_cases": cases,
-                                        "solutions": ["import time\ntime.sleep(0.3)\nprint(input())"]}) + "\n"
+                                        # distinct programs: identical ones would be judged once, together
+                                        "solutions": [f"import time\ntime.sleep(0.3)\nprint(input())  # p{i}"]}) + "\n"
                             for i in range(16)))
     out = tmp_path / "results.jsonl"
     command = [JUDGEBOX, "score", str(data), "--out", str(out), "--slots", "1"]
