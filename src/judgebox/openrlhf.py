@@ -9,8 +9,9 @@ per rollout, where a query is the prompt's and the response's tokens decoded tog
 kept), the prompt is the text it gave the model, and the label is the ``--label_key`` column: here, the
 problem's test cases in verl's form (``{"inputs": [...], "outputs": [...]}``, ``fn_name``, ``assert_case``,
 the problem's own checker and limits), as an object or its JSON text. The response is what follows the
-prompt in the query (a query that does not begin with its prompt is refused: 422), less the
-end-of-sequence markers the decode leaves at its end (``<|im_end|>``, ``</s>``...); its program is taken as
+prompt in the query, or after what OpenRLHF kept of a prompt too long for its budget (its end: a query
+that begins with neither is refused, 422), less the end-of-sequence markers the decode leaves at its end
+(``<|im_end|>``, ``</s>``...); its program is taken as
 :mod:`judgebox.verl` takes it (the final fenced block after any ``<think>``). Settings ride on the URL's
 query string, one trainer's choice each: ``?preset=prime`` (:mod:`judgebox.presets`), ``?binary=true``
 (all or nothing); any other parameter is refused.
@@ -51,6 +52,10 @@ _TRUE, _FALSE = ("true", "1", "yes"), ("false", "0", "no")
 # <|endoftext|>, <|eot_id|>, </s>, DeepSeek's <｜end▁of▁sentence｜>.
 _END_MARKER = re.compile(r"(?:<\|[^<>|\s]{1,64}\|>|</s>|<｜[^<>｜\s]{1,64}｜>)\Z")
 _MARKER_CHARS = 68  # the longest marker: a search for one looks only this far back
+# What must be left of a truncated prompt to find the response after it: a truncation keeps the prompt's
+# budget of tokens (hundreds), while an unrelated query meeting the prompt's end by chance shares a few
+# characters, and taking the whole query as the response would judge the prompt's own code blocks.
+KEPT_CHARS = 32
 
 
 @dataclass(frozen=True)
@@ -78,14 +83,29 @@ def settings(query_parameters: Mapping[str, str]) -> tuple[str, bool]:
 
 def response_text(query: str, prompt: str) -> str | None:
     """The response in an OpenRLHF query: what follows the prompt, less the trailing end-of-sequence
-    markers; None when the query does not begin with the prompt (whitespace at the very start aside)."""
+    markers; None when the query does not begin with the prompt (whitespace at the very start aside) or,
+    for a prompt OpenRLHF truncated, with at least ``KEPT_CHARS`` of its end."""
     if query.startswith(prompt):
         rest = query[len(prompt):]
     elif query.lstrip().startswith(prompt.lstrip()):
         rest = query.lstrip()[len(prompt.lstrip()):]
+    elif (kept := _kept_end(query, prompt)) >= KEPT_CHARS:
+        rest = query[kept:]
     else:
         return None
     return _without_end_markers(rest)
+
+
+def _kept_end(query: str, prompt: str) -> int:
+    """How long a start of ``query`` is an end of ``prompt``, the longest: OpenRLHF cuts a prompt longer than
+    its budget to its last tokens, and the query is their decode and the response's."""
+    head = query[:KEPT_CHARS]
+    start = prompt.find(head, max(0, len(prompt) - len(query)))
+    while start != -1:  # the leftmost place whose whole rest of the prompt starts the query is the longest
+        if query.startswith(prompt[start:]):
+            return len(prompt) - start
+        start = prompt.find(head, start + 1)
+    return 0
 
 
 def _without_end_markers(text: str) -> str:
