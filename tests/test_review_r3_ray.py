@@ -111,3 +111,40 @@ def test_more_slots_than_the_node_has_cpus_still_judges(tmp_path_factory):
     assert answer["ended"], answer["stats"]
     assert sorted((index, verdict) for index, verdict, _ in answer["seen"]) == [(0, "AC"), (1, "AC")], answer
     assert answer["stats"]["slots"] == 2, answer["stats"]
+
+
+# The verl profiles over ray:// send SandboxFusion /run_code requests: many at once, from reward threads.
+RUN_CODE_DRIVER = """
+import json, os, threading, time
+from concurrent.futures import ThreadPoolExecutor
+import ray, judgebox
+
+judge = judgebox.Judge(backend="ray", address=os.environ["RAY_ADDRESS"], refresh_seconds=0.5)
+deadline = time.monotonic() + 120
+while judge.stats()["actors"] < 2 and time.monotonic() < deadline:
+    time.sleep(0.2)
+def jobs():
+    return [ray.get(m.handle.__ray_call__.remote(lambda actor: actor.judge.pool.jobs_started))
+            for m in list(judge._members.values())]
+before = jobs()
+body = {"code": "import time\\ntime.sleep(0.5)\\nprint(1)", "language": "python"}
+with ThreadPoolExecutor(12) as threads:
+    replies = list(threads.map(lambda _: judge.run_code([body])[0], range(24)))
+after = jobs()
+print(MARK + json.dumps({"ok": sum(r[0] is not None and r[0]["status"] == "Success" for r in replies),
+                         "per_node": [b - a for a, b in zip(before, after)]}), flush=True)
+os._exit(0)
+""".replace("MARK", repr(MARK))
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(900)
+def test_run_code_requests_are_spread_over_the_nodes(tmp_path_factory):
+    """_run_code picked the least loaded actor by the cases of judge batches in flight, which run_code
+    requests do not count: with no batches, every request went to the same node, the others idle."""
+    with RayCluster(tmp_path_factory.mktemp("ray"), nodes=2) as cluster:
+        done = cluster.run(sys.executable, "-c", RUN_CODE_DRIVER, timeout=600)
+    assert done.returncode == 0, done.stderr[-4000:]
+    answer = answer_in(done.stdout.splitlines())
+    assert answer["ok"] == 24, answer
+    assert len(answer["per_node"]) == 2 and min(answer["per_node"]) > 0, answer

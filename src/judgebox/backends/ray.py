@@ -401,6 +401,7 @@ class RayJudge:
                 await asyncio.sleep(self.refresh_seconds)
                 continue
             member = min(ready, key=lambda m: m.in_flight / m.capacity)
+            member.in_flight += len(bodies)  # runs of its slots as a batch's cases are: the next goes elsewhere
             try:
                 return await member.handle.run_code.remote(bodies)
             except Exception as exc:
@@ -408,6 +409,9 @@ class RayJudge:
                 self._counts["retries"] += 1
                 if self._is_death(exc):
                     self._drop(member, cause)
+            finally:
+                member.in_flight -= len(bodies)
+                self._pump()
         return [(None, f"API Call Failed: Ray judge: {cause}")] * len(bodies)
 
     async def _shut(self) -> None:
