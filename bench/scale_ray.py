@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 import judgebox
 from ray_driver import submissions
 from raycluster import RayCluster, answer_in
-from run import CpuMeter, console, entry, fmt
+from run import CpuMeter, console, entry, fmt, machine_busy, print_noise
 
 
 def main() -> int:
@@ -70,6 +70,7 @@ class EmbeddedContender:
 def run(args: argparse.Namespace, meter: CpuMeter) -> int:
     spec = {"records": "mbpp.jsonl", "cpu_time": 20, "limit": 100 if args.quick else 400}
     rounds = 2 if args.quick else 5
+    busy, ours, started = machine_busy(), meter.seconds(), time.monotonic()
     with tempfile.TemporaryDirectory(prefix="jbx-scale-ray-") as folder:
         console.print("starting two Ray clusters (1 and 2 nodes of one CPU each)...")
         with RayCluster(Path(folder, "one"), nodes=1) as one, RayCluster(Path(folder, "two"), nodes=2) as two:
@@ -81,6 +82,9 @@ def run(args: argparse.Namespace, meter: CpuMeter) -> int:
                 for contender in contenders:
                     contender.close()
     figures = _figures(measured, rounds, spec)
+    figures["seconds"] = time.monotonic() - started
+    # the clusters are this process's descendants, so in the meter's group: the rest is other processes'
+    figures["others_cpu_s"] = None if ours is None else machine_busy() - busy - (meter.seconds() - ours)
     _show(figures)
     if args.json:
         Path(args.json).write_text(json.dumps(figures, indent=2))
@@ -107,14 +111,24 @@ def _figures(measured: dict[str, list[dict[str, float]]], rounds: int, spec: dic
     e1, e2, r1, r2 = "embedded, 1 slot", "embedded, 2 slots", "ray, 1 node", "ray, 2 nodes"
     cases = measured[r1][0]["cases"]
     run_ms = 1000 / rate[e1]  # a slot's time per case
-    driver_ms = 1000 * median(r2, "driver_cpu") / cases
+    driver_ms = 1000 * median(r2, "driver_cpu") / cases  # at this machine's batches (1-CPU nodes: one program)
+    key_ms = 1000 * median(r2, "key_cpu") / cases
+    batches = median(r2, "batches")
+    call_ms = (driver_ms - key_ms) * cases / batches
     overhead = {"1 slot": 1000 / rate[r1] - 1000 / rate[e1], "2 slots": 1000 / rate[r2] - 1000 / rate[e2]}
-    model = {f"{n} nodes x {c} cores": min(n * c * 1000 / run_ms, 1000 / driver_ms)
+
+    def driver_at(cores: int) -> float:  # a node of C slots gets batches of about C cases
+        return key_ms + call_ms / max(cores, cases / batches)
+
+    model = {f"{n} nodes x {c} cores": {"as measured": min(n * c * 1000 / run_ms, 1000 / driver_ms),
+                                        "batches of C cases": min(n * c * 1000 / run_ms, 1000 / driver_at(c))}
              for n, c in ((4, 16), (16, 32), (64, 32), (256, 64))}
     return {"workload": {**spec, "cases_per_round": cases, "rounds": rounds}, "cases_per_second": rate,
             "ratio_2_over_1": {"embedded": rate[e2] / rate[e1], "ray": rate[r2] / rate[r1]},
             "coordination_ms_per_case": overhead, "run_ms_per_case": run_ms, "driver_cpu_ms_per_case": driver_ms,
-            "driver_saturates_at_slots": run_ms / driver_ms, "model_cases_per_second": model,
+            "driver_key_ms_per_case": key_ms, "driver_ms_per_call": call_ms, "cases_per_call": cases / batches,
+            "driver_saturates_at_slots": run_ms / driver_ms,
+            "driver_saturates_at_slots_32_core_nodes": run_ms / driver_at(32), "model_cases_per_second": model,
             "wrong": sum(r["wrong"] for runs in measured.values() for r in runs)}
 
 
@@ -126,9 +140,14 @@ def _show(figures: dict[str, Any]) -> None:
     for slots, ms in figures["coordination_ms_per_case"].items():
         console.print(f"coordination at {slots}: {ms:+.2f} ms/case (Ray over embedded)")
     console.print(f"a case: {figures['run_ms_per_case']:.1f} ms of a slot, {figures['driver_cpu_ms_per_case']:.2f} ms "
-                  f"of driver CPU; the driver saturates at about {figures['driver_saturates_at_slots']:.0f} slots")
-    for shape, rate in figures["model_cases_per_second"].items():
-        console.print(f"model, {shape}: {rate:,.0f} cases/s")
+                  f"of driver CPU ({figures['driver_key_ms_per_case']:.2f} keying it, "
+                  f"{figures['driver_ms_per_call']:.2f} ms a call of {figures['cases_per_call']:.1f} cases); "
+                  f"the driver saturates at about {figures['driver_saturates_at_slots']:.0f} slots, "
+                  f"{figures['driver_saturates_at_slots_32_core_nodes']:.0f} with 32-core nodes' batches")
+    for shape, rates in figures["model_cases_per_second"].items():
+        console.print(f"model, {shape}: {rates['as measured']:,.0f} cases/s as measured, "
+                      f"{rates['batches of C cases']:,.0f} with batches of C cases")
+    print_noise(figures["others_cpu_s"], figures["seconds"])
     if figures["wrong"]:
         console.print(f"[red]{figures['wrong']} results were not AC: the figures are void[/]")
 

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import judgebox
 from judgebox import Limits
+from judgebox.dedupe import submission_key
 from raycluster import MARK
 
 DATA = Path(__file__).with_name("data")
@@ -63,10 +64,15 @@ def serve_rounds(judge, spec: dict) -> None:
     answer({"ready": judge.stats()["actors"]})
     for line in sys.stdin:
         work = submissions(spec, int(line))
+        cpu = time.process_time()
+        for submission in work:  # what keying costs the driver, apart from the calls (the model's split)
+            submission_key(submission)
+        key_cpu, batches = time.process_time() - cpu, judge.stats()["batches"]
         cpu, begun = time.process_time(), time.monotonic()
         wrong = sum(r.verdict is not judgebox.Verdict.AC for _, r in judge.judge_many(work))
-        answer({"seconds": time.monotonic() - begun, "driver_cpu": time.process_time() - cpu,
-                "cases": sum(len(s.cases) for s in work), "wrong": wrong})
+        answer({"seconds": time.monotonic() - begun, "driver_cpu": time.process_time() - cpu, "key_cpu": key_cpu,
+                "batches": judge.stats()["batches"] - batches, "cases": sum(len(s.cases) for s in work),
+                "wrong": wrong})
 
 
 def main() -> None:
