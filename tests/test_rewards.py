@@ -163,3 +163,26 @@ def test_async_and_from_inside_a_running_loop(judge):
 def test_the_default_judge_is_the_process_wide_one():
     results = rewards.score_batch_sync([{"code": "print('hi')", "test_cases": {"inputs": [""], "outputs": ["hi"]}}])
     assert results[0].verdict is Verdict.AC
+
+
+def _judged_in_child() -> str:
+    result = rewards.score_batch_sync([{"code": "print(6 * 7)", "test_cases": {"inputs": [""], "outputs": ["42"]}}])
+    return str(result[0].verdict)
+
+
+def test_a_forked_child_judges_with_a_default_judge_of_its_own():
+    """verl's prime manager forks its workers from a process that may have judged already: the child gets a
+    default judge of its own (the inherited one's threads stayed in the parent: it would wait forever)."""
+    import concurrent.futures
+    import multiprocessing
+
+    rewards.score_batch_sync([{"code": "print(1)", "test_cases": {"inputs": [""], "outputs": ["1"]}}])
+    pool = concurrent.futures.ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("fork"))
+    try:
+        assert pool.submit(_judged_in_child).result(timeout=60) == "AC"
+    finally:
+        for process in list(pool._processes.values()):  # a child that hangs is ended, not waited for
+            process.kill()
+        pool.shutdown(cancel_futures=True)
+    assert rewards.score_batch_sync([{"code": "print(2)", "test_cases": {"inputs": [""], "outputs": ["2"]}}]
+                                    )[0].verdict is Verdict.AC  # the parent's slots are untouched

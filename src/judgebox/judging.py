@@ -374,6 +374,9 @@ def _message(results: list[CaseResult]) -> str:
 # -- the process-wide default judge used by judgebox.judge() ------------------------------------------
 
 _default: Judge | None = None
+# The process that made _default: a forked child (verl's prime pool, say) inherits a judge whose threads did
+# not come with it (it would wait forever), so it makes its own, and never closes its parent's slots.
+_default_pid = 0
 _default_lock = threading.Lock()
 
 
@@ -381,14 +384,19 @@ def default_judge() -> Judge:
     """The process-wide judge: one slot per core, or ``$JUDGEBOX_SLOTS`` (several processes on one machine
     each judging embedded, such as verl's reward workers, can share the cores out this way; or share one
     ``judgebox serve``)."""
-    global _default
+    global _default, _default_pid
     with _default_lock:
-        if _default is None:
-            _default = Judge(slots=_slots_from_environment())
+        if _default is None or _default_pid != os.getpid():
+            _default, _default_pid = Judge(slots=_slots_from_environment()), os.getpid()
             import atexit
 
-            atexit.register(_default.close)
+            atexit.register(_close_in, _default_pid, _default)
         return _default
+
+
+def _close_in(pid: int, judge: Judge) -> None:
+    if os.getpid() == pid:
+        judge.close()
 
 
 def _slots_from_environment() -> int | None:
