@@ -21,7 +21,7 @@ import pytest
 
 from conftest import free_port
 from judgebox import balance
-from judgebox.client import AsyncClient, Client, DeadlineExceeded, ServerUnavailable
+from judgebox.client import AsyncClient, BadAnswer, Client, DeadlineExceeded, ServerUnavailable
 
 OK = {"status": "Success", "run_result": {"status": "Finished", "return_code": 0, "stdout": "ok\n"}}
 
@@ -31,8 +31,8 @@ class Counting:
     ``/health`` with ok; counts the POSTs, how many were in progress at once at most, and their Host headers."""
 
     def __init__(self, status: int = 200, delay: float = 0.0, headers: dict | None = None,
-                 host: str = "127.0.0.1", port: int = 0) -> None:
-        self.status, self.delay, self.headers = status, delay, headers or {}
+                 host: str = "127.0.0.1", port: int = 0, body: bytes | None = None) -> None:
+        self.status, self.delay, self.headers, self.body = status, delay, headers or {}, body
         self.posts, self.now, self.most, self.hosts, self.lock = 0, 0, 0, set(), threading.Lock()
         outer = self
 
@@ -51,10 +51,11 @@ class Counting:
                 time.sleep(outer.delay)
                 with outer.lock:
                     outer.now -= 1
-                self._answer(outer.status, OK if outer.status == 200 else {"detail": "no"}, outer.headers)
+                self._answer(outer.status, OK if outer.status == 200 else {"detail": "no"}, outer.headers,
+                             outer.body)
 
-            def _answer(self, status: int, payload: dict, headers: dict) -> None:
-                data = json.dumps(payload).encode()
+            def _answer(self, status: int, payload: dict, headers: dict, body: bytes | None = None) -> None:
+                data = json.dumps(payload).encode() if body is None else body
                 self.send_response(status)
                 for name, value in {**headers, "Content-Type": "application/json"}.items():
                     self.send_header(name, value)
@@ -129,6 +130,20 @@ def test_5xx_counts_towards_ejection_but_a_busy_answer_does_not():
     assert stats[0]["ejected"] and stats[0]["last_failure"] == "HTTP 503"
     # a 504 that says when to come back: the call moved on (without waiting its 30 s) and the server stays in
     assert busy.posts > 0 and not stats[1]["ejected"] and stats[1]["failures"] == 0
+
+
+def test_a_success_that_does_not_parse_fails_over_and_a_sole_one_is_raised_at_once():
+    with Counting(body=b"<html>Please sign in</html>") as login, Counting() as alive:  # 200, not JSON
+        with Client([login.url, alive.url]) as client:
+            for _ in range(100):
+                assert client.run_code("print(1)").run_result.stdout == "ok\n"
+                if client.endpoints()[0]["ejected"]:
+                    break
+            wrong = client.endpoints()[0]
+        assert wrong["ejected"] and "not a RunCodeReply" in wrong["last_failure"]
+        with Client(login.url) as sole, pytest.raises(BadAnswer, match="not a RunCodeReply"):
+            sole.run_code("print(1)")
+        assert login.posts == wrong["requests"] + 1  # the sole one was asked once, not retried
 
 
 def test_every_endpoint_down_is_server_unavailable_for_both_clients():

@@ -3,8 +3,8 @@
 misconfigured proxy, a login page, another service on the port), and the route's token.
 
 What holds: such an answer is never a verdict (the client raises, verl's scorer marks ``infra_error``).
-What does not (strict xfail): the endpoint is never ejected and nothing is retried elsewhere, so about
-its share of the samples are SE for as long as it answers, a share that grows as it answers fastest.
+Fixed since: such an endpoint's answers count towards its ejection and the call goes on to another
+endpoint, so no sample is SE because of it while a working server is there.
 """
 
 from __future__ import annotations
@@ -85,20 +85,19 @@ def test_a_wrong_shaped_200_is_never_a_verdict(real_and_garbage):
     assert garbage.posts > 0  # the garbage endpoint was asked
 
 
-@pytest.mark.xfail(strict=True, reason="known gap: a 2xx whose body does not parse is raised at once (ClientError), "
-                   "not counted against its endpoint nor retried on another: the endpoint stays in the choice")
 def test_an_endpoint_answering_garbage_is_failed_over_and_ejected(real_and_garbage):
     server, garbage = real_and_garbage
     with Client([server.url, garbage.url], timeout=60) as client:
         verdicts = []
-        for i in range(12):
+        for i in range(30):  # enough for the garbage endpoint to be chosen 3 times (random ties)
             try:
                 verdicts.append(client.judge(f"{DOUBLE}\n# {i}", cases=CASES).verdict)
             except ClientError as exc:
                 verdicts.append(type(exc).__name__)
-        ejected = {e["url"]: e["ejected"] for e in client.endpoints()}
-    assert verdicts == ["AC"] * 12, verdicts
-    assert ejected[garbage.url], ejected
+        # its /health says ok, so it comes back on probation now and then: ejected at least once
+        ejections = {e["url"]: e["ejections"] for e in client.endpoints()}
+    assert verdicts == ["AC"] * 30, verdicts
+    assert ejections[garbage.url] >= 1, ejections
 
 
 def test_the_openrlhf_route_needs_the_token():

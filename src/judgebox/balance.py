@@ -4,14 +4,16 @@
 
 - **Choice**: each request goes to the endpoint with the fewest requests in flight from this process, ties
   broken at random; a retry goes to an endpoint the call has not tried yet when there is one.
-- **Ejection**: ``EJECT_AFTER`` consecutive failures of an endpoint (refused or dropped connections, 502/503/504
-  without ``Retry-After``, 5xx) take it out of the choice. A background thread asks an ejected endpoint's
-  ``/health`` (``/v1/ping`` where there is none) after a backoff that doubles up to ``READMIT_BACKOFF[1]``,
-  and admits it back when it answers ``ok``; a request it answers admits it back too. Every endpoint's
-  ``/health`` is also asked every ``HEALTH_INTERVAL`` seconds, so one that died idle is ejected before a
-  request finds out, and a name is resolved again then (addresses added and gone are followed). When every
-  endpoint is ejected, requests go to all of them anyway: that is no worse than one server and finds the
-  first one back. A sole endpoint is never ejected (there is nothing to fail over to) and has no thread.
+- **Ejection**: ``EJECT_AFTER`` consecutive failures of an endpoint (refused or dropped connections,
+  502/503/504 without ``Retry-After``, 5xx, a success whose answer does not parse) take it out of the
+  choice. A background thread asks an ejected endpoint's ``/health`` (``/v1/ping`` where there is none)
+  after a backoff that doubles up to ``READMIT_BACKOFF[1]``, and admits it back when it answers ``ok``, on
+  probation: one more failed request ejects it again, and each ejection since it last answered a request
+  doubles its first wait. A request it answers admits it back for good. Every endpoint's ``/health`` is
+  also asked every ``HEALTH_INTERVAL`` seconds, so one that died idle is ejected before a request finds
+  out, and a name is resolved again then (addresses added and gone are followed). When every endpoint is
+  ejected, requests go to all of them anyway: that is no worse than one server and finds the first one
+  back. A sole endpoint is never ejected (there is nothing to fail over to) and has no thread.
 - **Budget**: at most ``concurrency`` requests in flight to the pool from the whole process (``concurrency=``,
   else ``$JUDGEBOX_CLIENT_CONCURRENCY``, else no limit but the connection pools'), granted first come first
   served to threads and asyncio tasks alike. Clients of the same endpoints and budget in one process share
@@ -73,6 +75,7 @@ class Endpoint:
     consecutive: int = 0  # failures since its last answer
     ejected: bool = False
     ejections: int = 0
+    streak: int = 0  # ejections since it last answered a request: a flapping endpoint stays out longer
     last_failure: str = ""
     slots: int | None = None  # from its /health
     backoff: float = 0.0
@@ -283,9 +286,9 @@ class Pool:
         with self._cond:
             endpoint.in_flight -= 1
             if answered:
-                endpoint.consecutive = 0
-                if endpoint.ejected:  # it answered a request: as good as its /health
-                    self._admit(endpoint)
+                endpoint.consecutive = endpoint.streak = 0
+                if endpoint.ejected:  # it answered a request: better than its /health
+                    self._admit(endpoint, trusted=True)
             elif failure is not None:
                 endpoint.failures += 1
                 endpoint.consecutive += 1
@@ -298,13 +301,16 @@ class Pool:
         """Under the lock. A sole endpoint stays: there is nothing to fail over to."""
         if endpoint.ejected or len(self.endpoints) < 2:
             return
-        endpoint.ejected, endpoint.ejections = True, endpoint.ejections + 1
-        endpoint.backoff = self.readmit_backoff[0]
+        endpoint.ejected, endpoint.ejections, endpoint.streak = True, endpoint.ejections + 1, endpoint.streak + 1
+        endpoint.backoff = min(self.readmit_backoff[1], self.readmit_backoff[0] * 2 ** (endpoint.streak - 1))
         endpoint.next_check = time.monotonic() + endpoint.backoff
         self._cond.notify_all()
 
-    def _admit(self, endpoint: Endpoint) -> None:
-        endpoint.ejected, endpoint.consecutive, endpoint.backoff = False, 0, 0.0
+    def _admit(self, endpoint: Endpoint, trusted: bool) -> None:
+        """Back in the choice. Admitted on its /health alone, it is on probation: one more failed request
+        ejects it again (its /health may answer while its requests fail: a broken proxy, a wrong service)."""
+        endpoint.ejected, endpoint.backoff = False, 0.0
+        endpoint.consecutive = 0 if trusted else self.eject_after - 1
 
     def _watch(self) -> None:
         with httpx.Client(timeout=HEALTH_TIMEOUT, headers={"User-Agent": "judgebox-client-health"}) as http:
@@ -332,7 +338,7 @@ class Pool:
             if not isinstance(health, str):
                 endpoint.slots = health
                 if endpoint.ejected:
-                    self._admit(endpoint)
+                    self._admit(endpoint, trusted=False)
                 return
             endpoint.last_failure = f"health check: {health}"
             if not endpoint.ejected:

@@ -24,7 +24,10 @@ endpoint when there is one. Retrying is safe because every call is pure: /run_co
 same program on the same input under the same limits, and a run twice gives the same verdict, so an
 answer lost with a dying server is asked of the next one. Exceptions, all with ``request_id``:
 
-    ClientError              base of them all; also an answer that does not parse
+    ClientError              base of them all
+    ├── BadAnswer            a success status whose answer does not parse (a batch stream's lines included),
+    │                        from every endpoint tried: such an endpoint is not a working judgebox, so
+    │                        it counts towards its ejection and the call goes to an untried one if any
     ├── ServerRejected       any other non-2xx answer (4xx but 429, 500, ...), not retried: ``status``, ``detail``
     ├── ServerUnavailable    still failing after its attempts (every endpoint down or overloaded):
     │                        ``attempts``, ``status`` and ``detail`` of the last answer (None after a transport error)
@@ -54,8 +57,8 @@ from .client_bodies import judge_body, run_code_body, submission_body
 from .server.schemas import BatchLine, JudgeResponse, LimitsModel, RunCodeResponse
 from .types import Case, Limits, Submission
 
-__all__ = ["AsyncClient", "BatchReply", "Client", "ClientError", "DeadlineExceeded", "JudgeReply", "RunCodeReply",
-           "ServerRejected", "ServerUnavailable"]
+__all__ = ["AsyncClient", "BadAnswer", "BatchReply", "Client", "ClientError", "DeadlineExceeded", "JudgeReply",
+           "RunCodeReply", "ServerRejected", "ServerUnavailable"]
 RETRY_STATUSES = frozenset({429, 502, 503, 504})
 
 
@@ -73,6 +76,10 @@ class ServerRejected(ClientError):
     def __init__(self, status: int, detail: Any, request_id: str | None = None) -> None:
         super().__init__(f"the server answered HTTP {status}: {detail}", request_id)
         self.status, self.detail = status, detail
+
+
+class BadAnswer(ClientError):
+    """A success status with an answer that does not parse (a login page, another service on the port)."""
 
 
 class ServerUnavailable(ClientError):
@@ -166,7 +173,7 @@ class _Call:
             reply = model.model_validate_json(content) if model else json.loads(content)
         except (ValidationError, ValueError) as exc:
             expected = f"a {model.__name__}" if model else "JSON"
-            raise ClientError(f"the server's answer is not {expected}: {exc}", self.request_id) from None
+            raise BadAnswer(f"the server's answer is not {expected}: {exc}", self.request_id) from None
         if model:
             reply.request_id = self.request_id
         return reply
@@ -182,7 +189,7 @@ class _Call:
             raise self.expired()
         reply = self.parse(text, BatchReply)
         if not 0 <= reply.index < len(self.sent) or self.sent[reply.index] in self.received:
-            raise ClientError(f"the batch stream sent a line for index {reply.index}: not one of the {len(self.sent)} "
+            raise BadAnswer(f"the batch stream sent a line for index {reply.index}: not one of the {len(self.sent)} "
                               "submissions sent, or a second line for one", self.request_id)
         reply.index = self.sent[reply.index]
         self.received.add(reply.index)
@@ -190,8 +197,17 @@ class _Call:
 
     def finished(self) -> None:
         if len(self.received) != self.expected:
-            raise ClientError(f"the batch stream ended after {len(self.received)} of {self.expected} lines",
+            raise BadAnswer(f"the batch stream ended after {len(self.received)} of {self.expected} lines",
                               self.request_id)
+
+    def unusable(self, lease: Lease, exc: BadAnswer) -> None:
+        """An answer that does not parse: the endpoint's failure; the call goes on at once to an endpoint
+        it has not tried (raises ``exc`` when there is none, as a sole server answering so would again)."""
+        lease.failed(str(exc)[:200])
+        self.last = str(exc)
+        if self.attempts >= max(self.owner.max_attempts, self.owner._pool.size()) \
+                or not self.owner._pool.untried(self.tried):
+            raise exc
 
     def lease(self, lease: Lease | None) -> Lease:
         if lease is None:
@@ -314,12 +330,19 @@ class Client(_Base):
     def _fetch(self, path: str, body: dict | None, deadline: float | None, model: type[Reply] | None = None) -> Any:
         """POST ``body`` (GET when None) and parse the answer."""
         call = _Call(self, deadline)
-        response, _ = self._send(call, path, body)
-        return call.parse(response.content, model)
+        while True:
+            response, lease = self._send(call, path, body)
+            try:
+                reply = call.parse(response.content, model)
+            except BadAnswer as exc:
+                call.unusable(lease, exc)
+                continue
+            lease.answered()
+            return reply
 
     def _send(self, call: _Call, path: str, body: dict | None, stream: bool = False
               ) -> tuple[httpx.Response, Lease]:
-        """The first successful answer, with its lease (given back already unless ``stream``)."""
+        """The first successful answer (read unless ``stream``), with its lease still held."""
         while True:
             lease = call.lease(self._pool.lease(call.tried, call.left()))
             try:
@@ -334,8 +357,6 @@ class Client(_Base):
                 lease.release()
                 raise
             if response.is_success:
-                if not stream:
-                    lease.answered()
                 return response, lease
             _answered(lease, response)
             time.sleep(call.retry(response))
@@ -355,6 +376,9 @@ class Client(_Base):
             except httpx.TransportError as exc:
                 _transport_failed(lease, exc)
                 delay = call.retry(exc)
+            except BadAnswer as exc:
+                call.unusable(lease, exc)
+                delay = 0.0
             finally:
                 response.close()
                 lease.release()
@@ -413,8 +437,15 @@ class AsyncClient(_Base):
     async def _fetch(self, path: str, body: dict | None, deadline: float | None,
                     model: type[Reply] | None = None) -> Any:
         call = _Call(self, deadline)
-        response, _ = await self._send(call, path, body)
-        return call.parse(response.content, model)
+        while True:
+            response, lease = await self._send(call, path, body)
+            try:
+                reply = call.parse(response.content, model)
+            except BadAnswer as exc:
+                call.unusable(lease, exc)
+                continue
+            lease.answered()
+            return reply
 
     async def _send(self, call: _Call, path: str, body: dict | None, stream: bool = False
                     ) -> tuple[httpx.Response, Lease]:
@@ -432,8 +463,6 @@ class AsyncClient(_Base):
                 lease.release()
                 raise
             if response.is_success:
-                if not stream:
-                    lease.answered()
                 return response, lease
             _answered(lease, response)
             await asyncio.sleep(call.retry(response))
@@ -453,6 +482,9 @@ class AsyncClient(_Base):
             except httpx.TransportError as exc:
                 _transport_failed(lease, exc)
                 delay = call.retry(exc)
+            except BadAnswer as exc:
+                call.unusable(lease, exc)
+                delay = 0.0
             finally:
                 await response.aclose()
                 lease.release()
