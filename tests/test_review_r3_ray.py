@@ -148,3 +148,37 @@ def test_run_code_requests_are_spread_over_the_nodes(tmp_path_factory):
     answer = answer_in(done.stdout.splitlines())
     assert answer["ok"] == 24, answer
     assert len(answer["per_node"]) == 2 and min(answer["per_node"]) > 0, answer
+
+
+# Two Ray judges on one cluster: two processes of one trainer (verl's reward workers each hold the
+# process-wide one of ray://), or a user's own beside it. The second one's verdict, within a short stall.
+TWO_JUDGES_DRIVER = """
+import json, os, time
+import judgebox
+import judgebox.backends.ray as ray_backend
+
+ray_backend.STALL_SECONDS = 20.0  # the stall that ends in SE, shortened for the test
+first = judgebox.Judge(backend="ray", address=os.environ["RAY_ADDRESS"], refresh_seconds=0.5)
+deadline = time.monotonic() + 120
+while first.stats()["actors"] < 1 and time.monotonic() < deadline:
+    time.sleep(0.2)
+second = judgebox.Judge(backend="ray", address=os.environ["RAY_ADDRESS"], refresh_seconds=0.5)
+ours = [judgebox.Judge.submission(f"print({n})", [judgebox.Case.stdio("", str(n))]) for n in range(2)]
+results = [judge.judge_submission(s) for judge, s in zip((first, second), ours)]
+verdicts = [f"{r.verdict}: {r.message[:120]}" for r in results]
+print(MARK + json.dumps({"verdicts": verdicts, "second": second.stats()["actors_pending"]}), flush=True)
+os._exit(0)
+""".replace("MARK", repr(MARK))
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(900)
+@pytest.mark.xfail(strict=True, reason="known gap: each RayJudge places an actor of its own on every node reserving "
+                   "all the node's CPUs, so a second judge on the cluster (another reward worker process) has no "
+                   "actor placed and its submissions are SE after the stall")
+def test_a_second_ray_judge_on_the_cluster_judges_too(tmp_path_factory):
+    with RayCluster(tmp_path_factory.mktemp("ray"), nodes=1) as cluster:
+        done = cluster.run(sys.executable, "-c", TWO_JUDGES_DRIVER, timeout=600)
+    assert done.returncode == 0, done.stderr[-4000:]
+    answer = answer_in(done.stdout.splitlines())
+    assert [v.split(":")[0] for v in answer["verdicts"]] == ["AC", "AC"], answer
