@@ -186,3 +186,25 @@ def test_a_forked_child_judges_with_a_default_judge_of_its_own():
         pool.shutdown(cancel_futures=True)
     assert rewards.score_batch_sync([{"code": "print(2)", "test_cases": {"inputs": [""], "outputs": ["2"]}}]
                                     )[0].verdict is Verdict.AC  # the parent's slots are untouched
+
+
+def test_in_flight_bounds_what_the_judge_holds_at_once(judge):
+    class Counting:  # the real judge, counting the submissions it holds at once
+        def __init__(self):
+            self.now = self.most = 0
+
+        async def judge_submission_async(self, submission):
+            self.now += 1
+            self.most = max(self.most, self.now)
+            try:
+                return await judge.judge_submission_async(submission)
+            finally:
+                self.now -= 1
+
+    counting = Counting()
+    samples = [{"code": f"print({i})", "test_cases": {"inputs": [""], "outputs": [str(i)]}} for i in range(12)]
+    results = rewards.score_batch_sync(samples, judge=counting, in_flight=3)
+    assert [r.verdict for r in results] == [Verdict.AC] * 12
+    assert counting.most == 3
+    with pytest.raises(InvalidInput, match="in_flight"):
+        rewards.score_batch_sync(samples, judge=counting, in_flight=0)

@@ -50,6 +50,9 @@ __all__ = ["NO_CODE", "SAMPLE_KEYS", "is_system_error", "no_code", "record_batch
 SAMPLE_KEYS = frozenset({"completion", "code", "test_cases", "language", "limits"})
 NO_CODE = "no code block in the completion"  # the message of a sample whose completion holds no program
 _CODE_REFUSED = "the code cannot be judged: "  # the message prefix of code judgebox refuses to run
+# Submissions handed to the judge at once: enough to keep every slot of a large Ray cluster busy, few
+# enough that the pending cases' jobs of a huge step are not all queued together
+IN_FLIGHT = 4096
 
 log = logging.getLogger("judgebox.rewards")
 _counts = {"batches": 0, "samples": 0, "system_errors": 0, "no_code": 0}
@@ -57,8 +60,8 @@ _counts_lock = threading.Lock()
 
 
 async def score_batch(samples: Iterable[Mapping[str, Any]], *, judge: Any = None, preset: str = "judgebox",
-                      binary: bool = False, continuous: bool = True,
-                      limits: Limits | None = None) -> list[JudgeResult]:
+                      binary: bool = False, continuous: bool = True, limits: Limits | None = None,
+                      in_flight: int = IN_FLIGHT) -> list[JudgeResult]:
     """Judge every sample concurrently on ``judge``: one JudgeResult per sample, in order.
 
     ``judge``: anything with ``judge_submission_async`` (a :class:`judgebox.Judge`, a Ray judge), or with
@@ -67,18 +70,22 @@ async def score_batch(samples: Iterable[Mapping[str, Any]], *, judge: Any = None
     with ``continuous`` and ``binary``, which cases run (verl's and prime's first 10 when continuous;
     ``binary`` stops at the first failure); pass the same three to :func:`reward`. ``limits``: the batch's
     limits where a sample gives none (default :class:`judgebox.Limits`; the test data's own time and
-    memory limits win).
+    memory limits win). ``in_flight``: at most that many submissions are handed to the judge at once (the
+    rest wait their turn), so a step of 16,000 samples does not queue 300,000 cases' jobs at once.
     """
     rules = presets.get(preset)
     scoring = rules.reward(continuous, binary)
     if limits is not None and not isinstance(limits, Limits):
         raise InvalidLimits("limits must be a judgebox.Limits")
+    if isinstance(in_flight, bool) or not isinstance(in_flight, int) or in_flight < 1:
+        raise InvalidInput(f"in_flight must be a positive whole number, got {in_flight!r}")
     checked = [_validated(i, sample) for i, sample in enumerate(_listed(samples))]
     if judge is None:
         from .judging import default_judge
         judge = default_judge()
     prepared = [_submission(sample, rules, scoring, limits) for sample in checked]
-    results = list(await asyncio.gather(*(_judged(judge, item) for item in prepared)))
+    turns = asyncio.Semaphore(in_flight)
+    results = list(await asyncio.gather(*(_judged(judge, item, turns) for item in prepared)))
     _count(results)
     return results
 
@@ -215,17 +222,19 @@ def _limits(given: Any, default: Limits | None) -> Limits | None:
     return Limits(**given)
 
 
-async def _judged(judge: Any, item: _Prepared) -> JudgeResult:
+async def _judged(judge: Any, item: _Prepared, turns: asyncio.Semaphore) -> JudgeResult:
     """The submission's result; any failure of the judge is an SE result, never an exception."""
     if item.result is not None:
         return item.result
     submission = item.submission
     assert submission is not None
     try:
-        if hasattr(judge, "judge_submission_async"):
-            result = await judge.judge_submission_async(submission)
-        else:
-            result = await asyncio.get_running_loop().run_in_executor(None, judge.judge_submission, submission)
+        async with turns:
+            if hasattr(judge, "judge_submission_async"):
+                result = await judge.judge_submission_async(submission)
+            else:
+                result = await asyncio.get_running_loop().run_in_executor(None, judge.judge_submission,
+                                                                          submission)
     except Exception as exc:
         return _system_error(f"the judge failed: {type(exc).__name__}: {exc}", len(submission.cases))
     if not isinstance(result, JudgeResult):
