@@ -200,6 +200,16 @@ class _Call:
             raise BadAnswer(f"the batch stream ended after {len(self.received)} of {self.expected} lines",
                               self.request_id)
 
+    def read(self, response: httpx.Response, lease: Lease, model: type[Reply] | None) -> tuple[bool, Any]:
+        """(True, the answer parsed), or (False, None) when it does not parse and another endpoint is to be asked."""
+        try:
+            reply = self.parse(response.content, model)
+        except BadAnswer as exc:
+            self.unusable(lease, exc)
+            return False, None
+        lease.answered()
+        return True, reply
+
     def unusable(self, lease: Lease, exc: BadAnswer) -> None:
         """An answer that does not parse: the endpoint's failure; the call goes on at once to an endpoint
         it has not tried (raises ``exc`` when there is none, as a sole server answering so would again)."""
@@ -331,14 +341,9 @@ class Client(_Base):
         """POST ``body`` (GET when None) and parse the answer."""
         call = _Call(self, deadline)
         while True:
-            response, lease = self._send(call, path, body)
-            try:
-                reply = call.parse(response.content, model)
-            except BadAnswer as exc:
-                call.unusable(lease, exc)
-                continue
-            lease.answered()
-            return reply
+            usable, reply = call.read(*self._send(call, path, body), model)
+            if usable:
+                return reply
 
     def _send(self, call: _Call, path: str, body: dict | None, stream: bool = False
               ) -> tuple[httpx.Response, Lease]:
@@ -438,14 +443,9 @@ class AsyncClient(_Base):
                     model: type[Reply] | None = None) -> Any:
         call = _Call(self, deadline)
         while True:
-            response, lease = await self._send(call, path, body)
-            try:
-                reply = call.parse(response.content, model)
-            except BadAnswer as exc:
-                call.unusable(lease, exc)
-                continue
-            lease.answered()
-            return reply
+            usable, reply = call.read(*await self._send(call, path, body), model)
+            if usable:
+                return reply
 
     async def _send(self, call: _Call, path: str, body: dict | None, stream: bool = False
                     ) -> tuple[httpx.Response, Lease]:
