@@ -13,7 +13,9 @@ deciding them all.
 from __future__ import annotations
 
 import asyncio
+import logging
 import secrets
+import time
 
 import pytest
 
@@ -90,6 +92,21 @@ def test_a_waiter_whose_owner_is_cancelled_gets_a_judgement_of_its_own(fresh):
 
     assert asyncio.run(both()).verdict is Verdict.AC
     assert fresh.stats()["dedupe"]["shared_in_flight"] == 1
+
+
+def test_leaving_judge_many_while_cases_run_logs_no_callback_errors(fresh, caplog):
+    """A case whose caller went away (judge_many left early, a server's client hung up) while it ran: when
+    the run ends, its result goes nowhere, quietly. It raised InvalidStateError in the run's callback
+    (logged by concurrent.futures as an error, once per such case) setting the cancelled case's result."""
+    quick = fresh.submission(_unique("print(1)"), [Case.stdio("", "1")])
+    slow = [fresh.submission(_unique("import time\ntime.sleep(1)\nprint(1)"), [Case.stdio("", "1")] * 2)
+            for _ in range(3)]
+    with caplog.at_level(logging.ERROR, logger="concurrent.futures"):
+        stream = fresh.judge_many([quick, *slow])
+        assert next(stream)[0] == 0  # the quick one; both slots are running slow cases now
+        stream.close()
+        time.sleep(2.5)  # the running ones end
+    assert [r.getMessage() for r in caplog.records if "exception calling callback" in r.getMessage()] == []
 
 
 # -- known gaps ------------------------------------------------------------------------------------------

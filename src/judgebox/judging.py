@@ -194,7 +194,7 @@ class Judge:
 
     def _settle(self, result: Future[CaseResult], submission: Submission, case: Case, check: Check | None,
                 run: Future[RunOutcome]) -> None:
-        if run.cancelled():
+        if run.cancelled() or result.cancelled():  # or its caller went away while it ran: nothing to check
             result.cancel()
             return
         try:
@@ -206,7 +206,8 @@ class Judge:
             checked.add_done_callback(functools.partial(_settle_checked, result, case, outcome,
                                                         case.limits or submission.limits))
         except BaseException as exc:  # an unexpected failure of the judge reaches the caller, never lost
-            result.set_exception(exc)
+            if not result.done():  # (a result cancelled meanwhile has no caller left to tell)
+                result.set_exception(exc)
 
     @staticmethod
     def submission(code: str, cases: Any, language: str = "python", limits: Limits | None = None,
@@ -328,13 +329,14 @@ def _refuse_programs(checking: checkers.Checking, interactor: Any, cases: tuple[
 def _settle_checked(result: Future[CaseResult], case: Case, outcome: RunOutcome, limits: Limits,
                     checked: Future[CheckResult]) -> None:
     """A case checked by the problem's own program: its result once that program has spoken."""
-    if checked.cancelled():
+    if checked.cancelled() or result.cancelled():
         result.cancel()
         return
     try:
         result.set_result(case_result(_with_file_hint(checked.result(), case, outcome), outcome, limits))
     except BaseException as exc:
-        result.set_exception(exc)
+        if not result.done():
+            result.set_exception(exc)
 
 
 def _with_file_hint(check: CheckResult, case: Case, outcome: RunOutcome) -> CheckResult:
