@@ -1,12 +1,13 @@
 """The driver of tests/test_ray.py and bench/scale_ray.py, run inside the Ray cluster's namespace
 (tests/raycluster.py): reads a JSON spec on stdin, judges a dataset's references with
-``judgebox.Judge(backend="ray")``, prints one JSON line.
+``judgebox.Judge(backend="ray")``, prints its answer as one marked JSON line.
 
 Spec: ``records`` (a file of tests/data), ``limit`` (first N records), ``cpu_time``, ``nodes`` (actors to
 wait for before judging), ``after`` (results before the action) and ``action``: ``"kill_actor"``
-(SIGKILL one actor's process), ``{"kill": pid}`` (SIGKILL that process: a raylet) or ``{"run": [command]}``
-(started in the background: a node joining). ``repeat``: judge the list that many times, each round's
-programs differing by a comment. ``rounds_on_stdin``: the benchmark's mode (:func:`serve_rounds`).
+(SIGKILL one actor's process), ``"close"`` (close the judge), ``{"kill": pid}`` (SIGKILL that process:
+a raylet) or ``{"run": [command]}`` (started in the background: a node joining). ``repeat``: judge the
+list that many times, each round's programs differing by a comment. ``rounds_on_stdin``: the
+benchmark's mode (:func:`serve_rounds`).
 """
 
 from __future__ import annotations
@@ -49,7 +50,9 @@ def wait_for_actors(judge, count: int, seconds: float = 180) -> None:
 
 
 def act(judge, action) -> subprocess.Popen | None:
-    if action == "kill_actor":
+    if action == "close":
+        judge.close()
+    elif action == "kill_actor":
         pid = min(node["pid"] for node in judge.stats()["nodes"].values() if node.get("pid"))
         os.kill(pid, signal.SIGKILL)
     elif "kill" in action:

@@ -110,6 +110,17 @@ def test_a_killed_actor_s_work_is_retried(two_nodes):
 
 @pytest.mark.slow
 @pytest.mark.timeout(1200)
+def test_closing_mid_run_answers_every_submission(two_nodes):
+    """What was queued or in flight when the judge closed comes back SE, saying so; nothing hangs."""
+    answer = two_nodes.run_driver({**MBPP, "limit": 200, "nodes": 2, "after": 10, "action": "close"})
+    assert len(answer["results"]) == 200
+    closed = [r for r in answer["results"] if r[0] == "SE"]
+    assert closed and all("closed" in r[3] for r in closed), closed[:3]
+    assert {r[0] for r in answer["results"]} == {"AC", "SE"}
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(1200)
 def test_a_killed_node_s_work_is_retried(tmp_path_factory):
     with RayCluster(tmp_path_factory.mktemp("ray"), nodes=2) as cluster:
         raylet = cluster.raylets[1]

@@ -114,6 +114,7 @@ class RayJudge:
         self._cache = ResultCache(max_entries=cache_entries, max_bytes=cache_bytes)
         self._members: dict[str, _Member] = {}
         self._queue: deque[_Work] = deque()
+        self._sent: set[_Work] = set()  # in batches on their way or being judged
         self._counts = dict.fromkeys(("submissions", "cases", "batches", "retries", "se", "actors_started",
                                       "actors_lost"), 0)
         self._judged_by_node: dict[str, int] = {}  # cases, over the pool's life (nodes that left included)
@@ -260,6 +261,7 @@ class RayJudge:
                 batch.append(work)
                 cases += work.cases
             member.in_flight += cases
+            self._sent.update(batch)
             self._counts["batches"] += 1
             self._loop.create_task(self._send(member, batch, cases))
 
@@ -279,6 +281,7 @@ class RayJudge:
                 self._settle(work, result)
         finally:
             member.in_flight -= cases
+            self._sent.difference_update(batch)
             self._pump()
 
     def _unsendable(self, batch: list[_Work], exc: BaseException) -> None:
@@ -418,9 +421,9 @@ class RayJudge:
         self._refresher.cancel()
         for member in list(self._members.values()):
             self._drop(member, "the judge was closed")
-        while self._queue:
-            work = self._queue.popleft()
-            self._settle(work, failed(work.submission, "the Ray judge was closed"))
+        for work in [*self._queue, *self._sent]:  # nothing is left waiting: the loop stops after this
+            self._settle(work, failed(work.submission, "the Ray judge was closed before judging it"))
+        self._queue.clear()
 
 
 def _cause(exc: BaseException) -> str:
