@@ -471,7 +471,7 @@ def test_every_outcome_has_the_same_scalar_keys():
         assert all(isinstance(v, (bool, int, float, str)) for v in info.values()), (name, info)
     assert {name: (info["score"], info["verdict"], info["infra_error"]) for name, info in infos.items()} == {
         "correct": (1.0, "AC", False), "wrong": (0.0, "WA", False), "no code block": (0.0, "invalid", False),
-        "invalid test cases": (0.0, "invalid", False), "infra failure": (0.0, "SE", True),
+        "invalid test cases": (0.0, "invalid", True), "infra failure": (0.0, "SE", True),
         "time limit": (0.0, "TLE", False), "compile error": (0.0, "CE", False)}
     kinds = {"score": "f", "acc": "f", "passed": "i", "total": "i", "verdict": "U", "infra_error": "b", "error": "U"}
     for key in RESULT_KEYS:

@@ -61,22 +61,24 @@ class Scored:
     error: str = ""
 
     @classmethod
-    def refused(cls, error: str) -> Scored:
-        """Nothing ran: no code block, or test data judgebox cannot use."""
-        return cls(0.0, [{"error": error}], verdict="invalid", error=error)
+    def refused(cls, error: str, data_at_fault: bool = False) -> Scored:
+        """Nothing ran. No code block, or code judgebox refuses to run, is the policy's doing: a 0. Test data
+        judgebox cannot use is not: it sets ``infra_error`` too (no reward for the sample, as judgebox.rewards
+        gives), so a broken dataset row is masked rather than taught as a failure."""
+        return cls(0.0, [{"error": error}], verdict="invalid", infra_error=data_at_fault, error=error)
 
 
 def score(sandbox_fusion_url: str | None, concurrent_semaphore: Any, memory_limit_mb: Any, completion: str,
           test_cases: Any, continuous: bool = False, timeout: float = DEFAULT_TIMEOUT, preset: str = "judgebox",
           binary: bool = False) -> Scored:
     """Score a model's completion: its answer's code judged on the test cases."""
+    if not isinstance(completion, str):
+        return Scored.refused(f"the completion must be text, got {type(completion).__name__}")
     try:
         data = _test_data(test_cases)
         language = _language(data.get("language", "python"))
-        if not isinstance(completion, str):
-            raise InvalidCode(f"the completion must be text, got {type(completion).__name__}")
     except JudgeboxError as exc:
-        return Scored.refused(str(exc))
+        return Scored.refused(str(exc), data_at_fault=True)
     code = answer_code(completion, language)
     if code is None:
         return Scored.refused("Invalid completion (missing code block)")
@@ -97,8 +99,10 @@ def judge_code(sandbox_fusion_url: str | None, concurrent_semaphore: Any, memory
             problem = replace(problem, cases=problem.cases[:reward.cases])
         limits = Limits(cpu_time=float(timeout), memory_mb=int(memory_limit_mb or 1024))
         submission = Judge.submission(code, problem, spec.name, limits, rules.checking, reward.stops_at_first_failure)
-    except (JudgeboxError, TypeError, ValueError) as exc:
+    except InvalidCode as exc:
         return Scored.refused(str(exc))
+    except (JudgeboxError, TypeError, ValueError) as exc:
+        return Scored.refused(str(exc), data_at_fault=True)
     verdicts = _judge(sandbox_fusion_url, submission, concurrent_semaphore)
     metadata = [_metadata(i, case, v) for i, (case, v) in enumerate(zip(submission.cases, verdicts))]
     passed = sum(1 for v in verdicts if v.verdict == "AC")
