@@ -182,3 +182,47 @@ def test_a_second_ray_judge_on_the_cluster_judges_too(tmp_path_factory):
     assert done.returncode == 0, done.stderr[-4000:]
     answer = answer_in(done.stdout.splitlines())
     assert [v.split(":")[0] for v in answer["verdicts"]] == ["AC", "AC"], answer
+
+
+LEAK_DRIVER = """
+import asyncio, json, os, threading, time
+import judgebox
+
+judge = judgebox.Judge(backend="ray", address=os.environ["RAY_ADDRESS"], refresh_seconds=0.5)
+deadline = time.monotonic() + 120
+while judge.stats()["actors"] < 1 and time.monotonic() < deadline:
+    time.sleep(0.2)
+def submission(n):
+    return judgebox.Judge.submission(f"print({n})", [judgebox.Case.stdio("", str(n))])
+def round_(first):
+    for n in range(first, first + 40):
+        assert judge.judge_submission(submission(n)).verdict is judgebox.Verdict.AC
+    async def cancelled(n):  # a caller that gives up on its call
+        task = asyncio.ensure_future(judge.judge_submission_async(submission(n)))
+        await asyncio.sleep(0.01)
+        task.cancel()
+    for n in range(first + 40, first + 50):
+        asyncio.run(cancelled(n))
+    assert all(v is judgebox.Verdict.AC for _, r in judge.judge_many(submission(n) for n in range(first, first + 60))
+               for v in [r.verdict])
+round_(0)
+threads = threading.active_count()
+for k in range(1, 4):
+    round_(1000 * k)
+time.sleep(1)
+print(MARK + json.dumps({"threads": [threads, threading.active_count()], "stats": judge.stats()}), flush=True)
+os._exit(0)
+""".replace("MARK", repr(MARK))
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(900)
+def test_the_driver_keeps_no_thread_per_call(one_node):
+    """Calls that finish, calls cancelled by their caller and judge_many streams leave no thread behind on
+    the driver (held)."""
+    done = one_node.run(sys.executable, "-c", LEAK_DRIVER, timeout=600)
+    assert done.returncode == 0, done.stderr[-4000:]
+    answer = answer_in(done.stdout.splitlines())
+    before, after = answer["threads"]
+    assert after <= before, answer
+    assert answer["stats"]["se"] == 0 and answer["stats"]["queued"] == 0, answer["stats"]
