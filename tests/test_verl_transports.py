@@ -31,6 +31,7 @@ import sys
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -554,6 +555,29 @@ def test_verl_config_prints_overrides_verl_can_use():
     assert overrides[f"{prefix}.reward_kwargs.sandbox_fusion_url"] == "judgebox://judge:8080"
     assert overrides[f"{prefix}.reward_kwargs.profile"] == "verl"
     assert f"{prefix}.path=pkg://judgebox.verl" in printed
+
+
+@pytest.mark.parametrize("interface", ["naive", "batch", "prime", "reward-loop"])
+def test_verl_config_names_a_function_judgebox_has_and_a_manager_verl_registers(interface):
+    import zipfile
+
+    from judgebox.verl import reference
+
+    printed = subprocess.run([sys.executable, "-m", "judgebox.cli", "verl-config", "--interface", interface],
+                             capture_output=True, text=True, check=True).stdout
+    overrides = dict(line.rstrip(" \\").lstrip("+").split("=", 1) for line in printed.splitlines()
+                     if "=" in line and not line.startswith("#"))
+    assert callable(getattr(judgebox.verl, overrides["reward.custom_reward_function.name"]))
+    manager = overrides.get("reward.reward_manager.name", "naive")  # verl's default manager
+    wheel_dir = Path(__file__).resolve().parents[1] / ".cache" / "verl"
+    wheel = reference.find_wheel(wheel_dir)
+    if wheel is None:
+        pytest.fail(f"verl's wheel is not in {wheel_dir}: run scripts/setup.sh")
+    with zipfile.ZipFile(wheel) as archive:
+        registered = "".join(archive.read(name).decode() for name in archive.namelist()
+                             if name.startswith("verl/workers/reward_manager/") and name.endswith(".py"))
+    assert f'@register("{manager}")' in registered
+    assert overrides["ray_kwargs.ray_init.runtime_env.worker_process_setup_hook"] == "judgebox.verl.mask.install"
 
 
 # --- 9. data that is not code ------------------------------------------------------------------------------------

@@ -74,9 +74,13 @@ def main(argv: list[str] | None = None) -> int:
     bench.set_defaults(handler=_bench)
 
     verl = commands.add_parser("verl-config", help="the verl config lines that make judgebox its code reward")
-    verl.add_argument("--url", default=None, help="sandbox_fusion_url: judgebox://host:port, http(s)://.../run_code "
-                                                  "(default: the embedded judge in each reward worker)")
+    verl.add_argument("--url", default=None, help="sandbox_fusion_url: judgebox://host:port (several: comma-"
+                                                  "joined), http(s)://.../run_code, ray:// (default: the embedded "
+                                                  "judge in each reward worker)")
     verl.add_argument("--profile", choices=("judgebox", "verl"), default="judgebox")
+    verl.add_argument("--interface", choices=tuple(VERL_INTERFACES), default="naive",
+                      help="verl's reward manager: naive (per sample), batch (one call per step), prime (a float "
+                           "per sample), reward-loop (the asynchronous reward loop)")
     verl.set_defaults(handler=_verl_config)
 
     args = parser.parse_args(argv)
@@ -183,18 +187,28 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
+# --interface: verl's reward manager and the judgebox.verl function it takes
+VERL_INTERFACES = {"naive": ("naive", "default_compute_score"), "batch": ("batch", "compute_score_batch"),
+                   "prime": ("prime", "prime_compute_score"), "reward-loop": ("naive", "async_compute_score")}
+
+
 def _verl_config(args: argparse.Namespace) -> int:
     """Hydra overrides for verl's trainer: verl 0.9 loads ``pkg://`` modules, older verl takes a file path."""
     import judgebox.verl
 
     prefix = "reward.custom_reward_function"
-    lines = [f"{prefix}.name=default_compute_score"]
+    manager, function = VERL_INTERFACES[args.interface]
+    lines = [f"{prefix}.name={function}"]
+    if manager != "naive":
+        lines.append(f"reward.reward_manager.name={manager}")
     if args.profile != "judgebox":
         lines.append(f"+{prefix}.reward_kwargs.profile={args.profile}")
     if args.url:
         lines.append(f"+{prefix}.reward_kwargs.sandbox_fusion_url={args.url}")
     print("# verl >= 0.9\n" + " \\\n".join([f"{prefix}.path=pkg://judgebox.verl", *lines]))
     print("# older verl: the same with the module's file\n" + f"{prefix}.path={judgebox.verl.__file__}")
+    print("# samples the judge failed on (infra_error) kept out of the update: judgebox.verl.mask\n"
+          "+ray_kwargs.ray_init.runtime_env.worker_process_setup_hook=judgebox.verl.mask.install")
     return 0
 
 
