@@ -226,3 +226,27 @@ def test_the_driver_keeps_no_thread_per_call(one_node):
     before, after = answer["threads"]
     assert after <= before, answer
     assert answer["stats"]["se"] == 0 and answer["stats"]["queued"] == 0, answer["stats"]
+
+
+ISOLATION_DRIVER = """
+import json, os, time
+import judgebox
+
+judge = judgebox.Judge(backend="ray", address=os.environ["RAY_ADDRESS"], refresh_seconds=0.5)
+deadline = time.monotonic() + 120
+while judge.stats()["actors"] < 1 and time.monotonic() < deadline:
+    time.sleep(0.2)
+print(MARK + json.dumps({"isolation": judge.isolation()}, default=str), flush=True)
+os._exit(0)
+""".replace("MARK", repr(MARK))
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(900)
+def test_a_node_actor_sandboxes_as_the_embedded_judge_does(one_node, judge):
+    """Programs on a node run in the sandbox of that node's actor, a Ray worker process: its isolation
+    layers are the embedded judge's, none missing (held)."""
+    done = one_node.run(sys.executable, "-c", ISOLATION_DRIVER, timeout=600)
+    assert done.returncode == 0, done.stderr[-4000:]
+    (layers,) = answer_in(done.stdout.splitlines())["isolation"].values()
+    assert layers == json.loads(json.dumps(judge.isolation(), default=str))
