@@ -48,9 +48,9 @@ def test_missing_ray_names_the_extra():
 
 
 def test_an_unknown_backend_is_refused():
-    with pytest.raises(InvalidInput, match="'local' or 'ray'"):
+    with pytest.raises(InvalidInput, match="'local', 'server' or 'ray'"):
         judgebox.Judge(backend="spark")
-    with pytest.raises(InvalidInput, match="address= is for backend='ray'"):
+    with pytest.raises(InvalidInput, match="address= is for backend='server' or 'ray'"):
         judgebox.Judge(address="127.0.0.1:6379")
 
 

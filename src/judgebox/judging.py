@@ -24,6 +24,7 @@ from concurrent.futures import Future
 from typing import Any
 
 from . import checkers, languages
+from .backends.interface import JudgesCode
 from .backends.local import Group, Tenant, WorkerPool, current_group, grouped
 from .cases import load_problem
 from .checkers import CheckResult
@@ -38,7 +39,7 @@ from .types import Case, CaseResult, JudgeResult, Limits, Submission
 from .verdicts import Verdict
 
 
-class Judge:
+class Judge(JudgesCode):
     """Owns a pool of sandbox slots; safe to call from many threads at once.
 
     ``Judge()`` starts one slot per core and raises :class:`judgebox.IsolationUnavailable` if this
@@ -52,17 +53,26 @@ class Judge:
     """
 
     def __new__(cls, *args: Any, backend: str = "local", address: str | None = None, **options: Any) -> Any:
-        """``backend="local"`` (default): this machine's slots. ``backend="ray"``: a
-        :class:`judgebox.backends.ray.RayJudge` over the Ray cluster at ``address`` (None: the current one),
-        with the same methods; ``options`` are its own (``slots`` per node, ``attempts``)."""
+        """``backend="local"`` (default): this machine's slots. ``backend="server"``: a
+        :class:`judgebox.backends.server.ServerJudge` on the ``judgebox serve`` endpoints at ``address`` (a URL,
+        several comma-joined, or a list), with the same methods; ``options`` are its own (``token``,
+        ``concurrency``). ``backend="ray"``: a :class:`judgebox.backends.ray.RayJudge` over the Ray cluster
+        at ``address`` (None: the current one), with the same methods; ``options`` are its own (``slots``
+        per node, ``attempts``)."""
         if backend == "ray":
             from .backends.ray import RayJudge
 
             return RayJudge(address, *args, **options)
+        if backend == "server":
+            from .backends.server import ServerJudge
+
+            if address is None:
+                raise InvalidInput("backend='server' needs address=: the judgebox serve URL (or several)")
+            return ServerJudge(address, *args, **options)
         if backend != "local":
-            raise InvalidInput(f"backend must be 'local' or 'ray', got {backend!r}")
+            raise InvalidInput(f"backend must be 'local', 'server' or 'ray', got {backend!r}")
         if address is not None:
-            raise InvalidInput("address= is for backend='ray'; the local judge runs on this machine")
+            raise InvalidInput("address= is for backend='server' or 'ray'; the local judge runs on this machine")
         return super().__new__(cls)
 
     def __init__(self, config: SandboxConfig | None = None, slots: int | None = None,
@@ -78,18 +88,6 @@ class Judge:
         self.problem_programs = ProblemPrograms(self.programs)
         # What besides a submission decides its verdict here: the settings, and testlib.h as read at start
         self._key_scope = submission_key((self.config, self.problem_programs.runner.testlib))
-
-    def judge(self, code: str, cases: Any, language: str = "python", limits: Limits | None = None,
-              checker: Any = None, stop_on_first_failure: bool = False) -> JudgeResult:
-        """Judge ``code`` on ``cases`` (a list of :class:`Case` or verl's test-case dict)."""
-        return self.judge_submission(self.submission(code, cases, language, limits, checker,
-                                                     stop_on_first_failure))
-
-    async def judge_async(self, code: str, cases: Any, language: str = "python", limits: Limits | None = None,
-                          checker: Any = None, stop_on_first_failure: bool = False) -> JudgeResult:
-        """The awaitable twin of :meth:`judge`; it waits without occupying a thread."""
-        return await self.judge_submission_async(
-            self.submission(code, cases, language, limits, checker, stop_on_first_failure))
 
     def judge_submission(self, submission: Submission) -> JudgeResult:
         """Judge a :class:`Submission` (see :meth:`submission`). With dedupe on, a submission identical to

@@ -11,7 +11,7 @@ from ..languages import LanguageSpec
 from ..languages.artifacts import Build
 from ..programs import Programs
 from ..sandbox.outcome import RunOutcome
-from ..types import Case, JudgeResult, Limits
+from ..types import Case, CaseResult, JudgeResult, Limits
 from ..verdicts import Verdict
 from .schemas import (
     CaseModel,
@@ -151,3 +151,15 @@ def judge_response(result: JudgeResult, queue_time: float) -> JudgeResponse:
                                stderr_truncated=c.stderr_truncated, stdout_length=c.stdout_length,
                                stderr_length=c.stderr_length, message=c.message, points=c.points)
                for c in result.cases])
+
+
+def judge_result(response: JudgeResponse) -> JudgeResult:
+    """A server's /judge answer as the JudgeResult it was made from (outputs as the server kept them)."""
+    cases = tuple(CaseResult(verdict=Verdict(c.verdict), cpu_time=c.cpu_time, wall_time=c.wall_time,
+                             memory_bytes=c.memory_bytes, exit_code=c.exit_code, signal=c.signal,
+                             stdout_raw=c.stdout.encode("utf-8", "surrogateescape"),
+                             stderr_raw=c.stderr.encode("utf-8", "surrogateescape"), stdout_length=c.stdout_length,
+                             stderr_length=c.stderr_length, message=c.message, points=c.points)
+                  for c in response.cases)
+    return JudgeResult(Verdict(response.verdict), cases, response.total, response.message, response.wall_time,
+                       response.cpu_time)

@@ -1,0 +1,140 @@
+"""The judge interface over ``judgebox serve`` endpoints: ``judgebox.Judge(backend="server", address=...)``.
+
+The same methods as the embedded judge, so anything written against it (``judgebox.rewards.score_batch``, TRL's
+and verl's reward functions, ``judge_many``) runs unchanged on one shared server or on several:
+``address`` is what :class:`judgebox.client.Client` takes (a URL, several comma-joined, a list, or a name with
+several addresses), balanced, with failing endpoints ejected and requests retried on the others.
+
+Submissions are validated here, before anything is sent (:meth:`Judge.submission` is the embedded judge's),
+and every answer is validated against the server's schema. A server that cannot be reached, answers with
+an error, or answers what does not parse gives the submission an SE result naming the failure: a failure
+of the judging service is never a verdict on the program, and never an exception in the middle of a batch.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import weakref
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from pydantic import ValidationError
+
+from ..client import AsyncClient, Client, ClientError
+from ..client_bodies import submission_body
+from ..judging import Judge
+from ..server.schemas import JudgeResponse
+from ..server.translate import judge_result
+from ..types import JudgeResult, Submission
+from ..verdicts import Verdict
+from .interface import JudgesCode
+
+BATCH = 1024  # submissions per /judge/batch request (the server takes up to 4096)
+
+
+class ServerJudge(JudgesCode):
+    """Judges on ``judgebox serve`` endpoints; safe to use from many threads and event loops at once.
+
+    ``token`` (default ``$JUDGEBOX_TOKEN``) is sent as a bearer token; ``concurrency`` is the process-wide
+    budget of requests in flight (the balanced client's)."""
+
+    def __init__(self, address: str | list[str], token: str | None = None, concurrency: int | None = None,
+                 timeout: float = 600.0) -> None:
+        self._options: dict[str, Any] = {"token": token, "timeout": timeout, "max_attempts": 4}
+        if concurrency is not None:
+            self._options["concurrency"] = concurrency
+        self.address = address
+        self.client = Client(address, **self._options)
+        # httpx's async connections belong to the event loop that opened them: one client per loop
+        self._async: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, AsyncClient] = weakref.WeakKeyDictionary()
+        self._lock = threading.Lock()
+
+    submission = staticmethod(Judge.submission)  # validation is the embedded judge's, here before sending
+
+    def judge_submission(self, submission: Submission) -> JudgeResult:
+        try:
+            answer = self.client.post_json("/judge", submission_body(submission), _deadline(submission))
+        except ClientError as exc:
+            return _failed(submission, exc)
+        return _result(submission, answer)
+
+    async def judge_submission_async(self, submission: Submission) -> JudgeResult:
+        try:
+            answer = await self._async_client().post_json("/judge", submission_body(submission),
+                                                          _deadline(submission))
+        except ClientError as exc:
+            return _failed(submission, exc)
+        return _result(submission, answer)
+
+    def judge_many(self, submissions: Iterable[Submission]) -> Iterator[tuple[int, JudgeResult]]:
+        """``(index, result)`` as each finishes, through ``/judge/batch`` streams of up to ``BATCH``
+        submissions (a stream that breaks is resumed on another endpoint by the client); every submission
+        gets a result, SE for those the service failed on."""
+        items = list(submissions)
+        for start in range(0, len(items), BATCH):
+            chunk = items[start:start + BATCH]
+            answered: set[int] = set()
+            try:
+                deadline = sum(_deadline(s) for s in chunk)
+                for line in self.client.judge_batch(chunk, deadline):
+                    if line.index in answered or not 0 <= line.index < len(chunk):
+                        continue  # a line the stream already gave, or for no submission of ours
+                    answered.add(line.index)
+                    submission = chunk[line.index]
+                    if line.result is None:
+                        yield start + line.index, _failed(submission, line.error or "no result")
+                    else:
+                        yield start + line.index, _result(submission, line.result)
+            except ClientError as exc:
+                for index in range(len(chunk)):
+                    if index not in answered:
+                        yield start + index, _failed(chunk[index], exc)
+
+    def isolation(self) -> dict[str, object]:
+        """The isolation layers of the first endpoint that answers its /health."""
+        try:
+            return dict(self.client.health(deadline=10).get("isolation") or {})
+        except ClientError:
+            return {}
+
+    def close(self) -> None:
+        self.client.close()
+        with self._lock:
+            clients, self._async = list(self._async.items()), weakref.WeakKeyDictionary()
+        for loop, client in clients:  # each async client is closed on its own loop
+            if loop.is_running():
+                asyncio.run_coroutine_threadsafe(client.aclose(), loop)
+            elif not loop.is_closed():
+                loop.run_until_complete(client.aclose())
+
+    def __enter__(self) -> ServerJudge:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _async_client(self) -> AsyncClient:
+        loop = asyncio.get_running_loop()
+        with self._lock:
+            client = self._async.get(loop)
+            if client is None:
+                client = self._async[loop] = AsyncClient(self.address, **self._options)
+            return client
+
+
+def _deadline(submission: Submission) -> float:
+    """As long as the server may take: its queue, and every case at its wall-clock backstop, thrice."""
+    return 60 + 3 * submission.limits.wall_backstop * max(1, len(submission.cases))
+
+
+def _result(submission: Submission, answer: Any) -> JudgeResult:
+    try:
+        return judge_result(answer if isinstance(answer, JudgeResponse) else JudgeResponse.model_validate(answer))
+    except (ValidationError, ValueError) as exc:
+        return _failed(submission, f"the server's answer is not a judge result: {exc}")
+
+
+def _failed(submission: Submission, cause: object) -> JudgeResult:
+    """The service failed this submission: SE, no case judged."""
+    return JudgeResult(Verdict.SE, (), len(submission.cases), f"the judge server failed: {cause}")
