@@ -20,6 +20,7 @@ SYSTEM_PACKAGES=(libseccomp2 python3 util-linux
                  python3-numpy python3-scipy python3-pandas python3-sympy python3-networkx python3-sortedcontainers
                  libjavatuples-java node-lodash lua-unit libtest-deep-perl libdata-compare-perl
                  golang-github-stretchr-testify-dev
+                 iproute2  # ip netns: tests/test_ray.py keeps its Ray clusters in a network namespace of its own
                  chromium)  # headless Chromium: tests/test_report.py opens the HTML report in it
 missing=()
 for pkg in "${SYSTEM_PACKAGES[@]}"; do
