@@ -5,7 +5,8 @@ cluster (``ray.init(address="auto")``, or ``address``; a process where Ray is al
 as a verl worker, uses its own connection) and places a :class:`NodeJudge` actor on every alive node with
 CPUs, pinned there (node affinity, not soft): the actor is a worker process of that node's raylet, so its
 sandboxes run on that node. Each actor holds the node's process-wide embedded judge with one slot per CPU
-(or ``slots=``) and reserves those CPUs from Ray, so other Ray work does not oversubscribe them.
+(or ``slots=``) and reserves those CPUs from Ray, so other Ray work does not oversubscribe them. The
+actors are named by node: every RayJudge on the cluster shares them, and ``close()`` ends only its own.
 
 The driver validates, dedupes (``judgebox.dedupe.ResultCache``: a program judged on the same tests and
 limits is sent once, and a recent result is reused) and sends work in batches of about one node's slots of
@@ -27,6 +28,7 @@ import logging
 import os
 import threading
 import time
+import uuid
 from collections import deque
 from collections.abc import Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, wait
@@ -47,6 +49,7 @@ REFRESH_SECONDS = 3.0
 IN_FLIGHT_PER_SLOT = 2  # cases in flight per slot of an actor: one batch runs while the next is on its way
 STALL_SECONDS = 120.0  # work queued this long with no ready actor on the cluster is SE
 WINDOW = 4096  # submissions judge_many keeps in flight
+NAMESPACE = "judgebox"  # where the node actors' names live
 
 
 class RayUnavailable(JudgeboxError, ImportError):
@@ -121,6 +124,7 @@ class RayJudge:
         self._broken_nodes: dict[str, float] = {}  # node -> when to try again (its actor failed to start)
         self._stalled_since: float | None = None
         self._closed = False
+        self._token = uuid.uuid4().hex  # an actor started by this judge says so: close() ends only those
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, name="judgebox-ray", daemon=True)
         self._thread.start()
@@ -350,10 +354,13 @@ class RayJudge:
 
     def _start(self, node_id: str, cpus: int) -> None:
         slots = self.slots or cpus
+        # One actor a node for the whole cluster, named by its node: every RayJudge (each reward worker
+        # process has one) shares it rather than asking Ray for the node's CPUs again, which no node has.
         handle = self._actor.options(
+            name=f"judgebox-node-{node_id}", namespace=NAMESPACE, get_if_exists=True,
             # the CPUs its slots use, at most the node's (more slots than CPUs is the caller's choice to make)
             scheduling_strategy=self._affinity(node_id, soft=False), num_cpus=min(slots, cpus), max_concurrency=64,
-            max_restarts=0, max_task_retries=0).remote(slots)
+            max_restarts=0, max_task_retries=0).remote(slots, self._token)
         member = self._members[node_id] = _Member(node_id, handle, slots)
         self._counts["actors_started"] += 1
         self._loop.create_task(self._await_ready(member))
@@ -373,13 +380,15 @@ class RayJudge:
             log.info("judgebox ray: node %s judges with %d slots", member.node_id[:12], member.slots)
             self._pump()
 
-    def _drop(self, member: _Member, cause: str) -> None:
-        """Forget ``member`` (its calls in flight fail and are retried) and end its actor."""
+    def _drop(self, member: _Member, cause: str, end: bool = True) -> None:
+        """Forget ``member`` (its calls in flight fail and are retried) and, if ``end``, end its actor."""
         if self._members.get(member.node_id) is not member:
             return
         del self._members[member.node_id]
         self._counts["actors_lost"] += 1
         log.warning("judgebox ray: dropped the judge of node %s: %s", member.node_id[:12], cause)
+        if not end:
+            return
         try:
             self._ray.kill(member.handle, no_restart=True)
         except Exception:  # already gone
@@ -419,8 +428,8 @@ class RayJudge:
 
     async def _shut(self) -> None:
         self._refresher.cancel()
-        for member in list(self._members.values()):
-            self._drop(member, "the judge was closed")
+        for member in list(self._members.values()):  # another judge's actors go on serving it
+            self._drop(member, "the judge was closed", end=member.info.get("creator") == self._token)
         for work in [*self._queue, *self._sent]:  # nothing is left waiting: the loop stops after this
             self._settle(work, failed(work.submission, "the Ray judge was closed before judging it"))
         self._queue.clear()

@@ -18,9 +18,11 @@ def failed(submission: Submission | object, message: str) -> JudgeResult:
 
 
 class NodeJudge:
-    """One node's judge: the node process's default embedded judge, with ``slots`` slots."""
+    """One node's judge: the node process's default embedded judge, with ``slots`` slots. It is shared by
+    every RayJudge of the cluster; ``creator`` names the one that started it."""
 
-    def __init__(self, slots: int) -> None:
+    def __init__(self, slots: int, creator: str) -> None:
+        self.creator = creator
         os.environ["JUDGEBOX_SLOTS"] = str(slots)  # the process-wide judge, which run_code's Embedded uses too
         from ..judging import default_judge
 
@@ -29,7 +31,7 @@ class NodeJudge:
     def ready(self) -> dict[str, Any]:
         import ray
 
-        return {"node_id": ray.get_runtime_context().get_node_id(), "pid": os.getpid(),
+        return {"node_id": ray.get_runtime_context().get_node_id(), "pid": os.getpid(), "creator": self.creator,
                 "slots": len(self.judge.pool.slots), "isolation": self.judge.isolation()}
 
     async def judge_batch(self, submissions: list[Submission]) -> list[JudgeResult]:
