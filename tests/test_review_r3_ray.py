@@ -63,14 +63,19 @@ def one_node(tmp_path_factory):
         yield cluster
 
 
+def _answer(cluster: RayCluster, script: str, *argv: str, timeout: float = 600) -> dict:
+    """The answer line of ``script`` run as a driver inside the cluster's namespace."""
+    done = cluster.run(sys.executable, "-c", script, *argv, timeout=timeout)
+    assert done.returncode == 0, done.stderr[-4000:]
+    return answer_in(done.stdout.splitlines())
+
+
 def _drive(cluster: RayCluster, kinds: list[str], wait: float = 120, ready_first: bool = True,
            slots: int | None = None) -> dict:
     """``kinds`` given to judge_many (after the node's actor is ready, or before: then they queue and go
     in batches of its slots' size); the stream's lines within ``wait`` seconds."""
-    done = cluster.run(sys.executable, "-c", DRIVER, json.dumps(kinds), str(wait),
-                       "wait" if ready_first else "queue", str(slots or ""), timeout=wait + 300)
-    assert done.returncode == 0, done.stderr[-4000:]
-    return answer_in(done.stdout.splitlines())
+    return _answer(cluster, DRIVER, json.dumps(kinds), str(wait), "wait" if ready_first else "queue",
+                   str(slots or ""), timeout=wait + 300)
 
 
 @pytest.mark.slow
@@ -143,9 +148,7 @@ def test_run_code_requests_are_spread_over_the_nodes(tmp_path_factory):
     """_run_code picked the least loaded actor by the cases of judge batches in flight, which run_code
     requests do not count: with no batches, every request went to the same node, the others idle."""
     with RayCluster(tmp_path_factory.mktemp("ray"), nodes=2) as cluster:
-        done = cluster.run(sys.executable, "-c", RUN_CODE_DRIVER, timeout=600)
-    assert done.returncode == 0, done.stderr[-4000:]
-    answer = answer_in(done.stdout.splitlines())
+        answer = _answer(cluster, RUN_CODE_DRIVER)
     assert answer["ok"] == 24, answer
     assert len(answer["per_node"]) == 2 and min(answer["per_node"]) > 0, answer
 
@@ -178,9 +181,7 @@ os._exit(0)
                    "actor placed and its submissions are SE after the stall")
 def test_a_second_ray_judge_on_the_cluster_judges_too(tmp_path_factory):
     with RayCluster(tmp_path_factory.mktemp("ray"), nodes=1) as cluster:
-        done = cluster.run(sys.executable, "-c", TWO_JUDGES_DRIVER, timeout=600)
-    assert done.returncode == 0, done.stderr[-4000:]
-    answer = answer_in(done.stdout.splitlines())
+        answer = _answer(cluster, TWO_JUDGES_DRIVER)
     assert [v.split(":")[0] for v in answer["verdicts"]] == ["AC", "AC"], answer
 
 
@@ -220,9 +221,7 @@ os._exit(0)
 def test_the_driver_keeps_no_thread_per_call(one_node):
     """Calls that finish, calls cancelled by their caller and judge_many streams leave no thread behind on
     the driver (held)."""
-    done = one_node.run(sys.executable, "-c", LEAK_DRIVER, timeout=600)
-    assert done.returncode == 0, done.stderr[-4000:]
-    answer = answer_in(done.stdout.splitlines())
+    answer = _answer(one_node, LEAK_DRIVER)
     before, after = answer["threads"]
     assert after <= before, answer
     assert answer["stats"]["se"] == 0 and answer["stats"]["queued"] == 0, answer["stats"]
@@ -246,9 +245,7 @@ os._exit(0)
 def test_a_node_actor_sandboxes_as_the_embedded_judge_does(one_node, judge):
     """Programs on a node run in the sandbox of that node's actor, a Ray worker process: its isolation
     layers are the embedded judge's, none missing (held)."""
-    done = one_node.run(sys.executable, "-c", ISOLATION_DRIVER, timeout=600)
-    assert done.returncode == 0, done.stderr[-4000:]
-    (layers,) = answer_in(done.stdout.splitlines())["isolation"].values()
+    (layers,) = _answer(one_node, ISOLATION_DRIVER)["isolation"].values()
     assert layers == json.loads(json.dumps(judge.isolation(), default=str))
 
 
@@ -283,7 +280,5 @@ os._exit(0)
                    "cluster of such nodes every submission is SE after the stall")
 def test_a_node_where_other_ray_work_holds_a_cpu_still_judges(tmp_path_factory):
     with FourCpuNode(tmp_path_factory.mktemp("ray"), nodes=1) as cluster:
-        done = cluster.run(sys.executable, "-c", BUSY_NODE_DRIVER, timeout=600)
-    assert done.returncode == 0, done.stderr[-4000:]
-    answer = answer_in(done.stdout.splitlines())
+        answer = _answer(cluster, BUSY_NODE_DRIVER)
     assert answer["verdict"] == "AC", answer
