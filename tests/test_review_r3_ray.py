@@ -176,10 +176,10 @@ os._exit(0)
 
 @pytest.mark.slow
 @pytest.mark.timeout(900)
-@pytest.mark.xfail(strict=True, reason="known gap: each RayJudge places an actor of its own on every node reserving "
-                   "all the node's CPUs, so a second judge on the cluster (another reward worker process) has no "
-                   "actor placed and its submissions are SE after the stall")
 def test_a_second_ray_judge_on_the_cluster_judges_too(tmp_path_factory):
+    """Each RayJudge placed an actor of its own on every node, reserving the node's CPUs: a second judge on
+    the cluster (another reward worker process) had none placed and its submissions were SE after the
+    stall. The node actors are shared by name since fb9affd."""
     with RayCluster(tmp_path_factory.mktemp("ray"), nodes=1) as cluster:
         answer = _answer(cluster, TWO_JUDGES_DRIVER)
     assert [v.split(":")[0] for v in answer["verdicts"]] == ["AC", "AC"], answer
