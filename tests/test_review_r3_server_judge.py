@@ -14,9 +14,10 @@ from judgebox import rewards
 from judgebox.backends.server import ServerJudge
 
 
-@pytest.mark.xfail(strict=True, reason="known gap: ServerJudge keeps an AsyncClient per event loop in a WeakKeyDictionary "
-                   "whose values hold their loop, so none is ever dropped or closed: every score_batch_sync call "
-                   "(TRL's sync reward function, once a step) leaves a client, a pool user and a connection open")
+@pytest.mark.xfail(strict=True, reason="known gap: ServerJudge keeps an AsyncClient per event loop in a "
+                   "WeakKeyDictionary whose values hold their loop, so none is ever dropped or closed: every "
+                   "score_batch_sync call (TRL's sync reward function, once a step) leaves a client, a pool user "
+                   "and a connection open")
 def test_a_loop_per_call_leaves_no_client_or_connection_behind():
     with Server() as server, ServerJudge(server.url) as judge:
         def step(n: int) -> None:
