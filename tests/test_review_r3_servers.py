@@ -17,9 +17,14 @@ import time
 import httpx
 import pytest
 
+import judgebox
 from conftest import Server
+from judgebox import InvalidCases
 from judgebox.client import AsyncClient, Client, ClientError
 from judgebox.verl import default_compute_score
+from judgebox.verl.remote import judge_on_run_code_server
+from judgebox.verl.transport import RunCodeServer
+from special_judges import program
 
 CASES = [{"stdin": "2\n", "expected_output": "4\n"}]
 DOUBLE = "print(int(input()) * 2)"
@@ -136,3 +141,20 @@ def test_a_cancelled_call_gives_its_budget_back():
         assert asyncio.run(run()) == 0
     finally:
         slow.close()
+
+
+def test_an_interactive_problem_is_never_judged_without_its_interactor(real_and_garbage):
+    """verl's judgebox:// (one server or several) and a SandboxFusion /run_code server send cases, not the
+    problem's interactor: judged without it, each case was the program against an empty answer, and a
+    program printing nothing scored 1.0 (the embedded judge: PE, 0.0). Now such a sample is an SE with
+    infra_error (no reward), never a score."""
+    server, _ = real_and_garbage
+    tests = {"inputs": ["777\n"], "outputs": [""], "interactor": program("guess_interactor.py"), "time_limit": 1}
+    silent = "```python\npass\n```"
+    assert default_compute_score("codecontests", silent, tests)["verdict"] == "PE"  # embedded: judged
+    answer = default_compute_score("codecontests", silent, tests,
+                                   sandbox_fusion_url="judgebox://" + server.url.removeprefix("http://"))
+    assert answer["infra_error"] and answer["verdict"] == "SE" and answer["score"] == 0.0, answer
+    with pytest.raises(InvalidCases, match="interactor"):
+        judge_on_run_code_server(RunCodeServer(server.url + "/run_code"), judgebox.Judge.submission("pass", tests),
+                                 None)

@@ -57,6 +57,11 @@ def judge_on_run_code_server(server: RunCodeServer, submission: Submission, sema
     if language != "python" and any(case.kind != "stdio" for case in submission.cases):
         raise InvalidCases(f"{submission.language} call and assert cases need a judgebox server or the embedded "
                            "judge (sandbox_fusion_url=None); a SandboxFusion server runs stdio cases only")
+    if submission.interactor is not None:
+        # /run_code has no interactor: each case would be the program on its input against an empty answer,
+        # which a program that prints nothing passes
+        raise InvalidCases("an interactive problem needs the embedded judge or ray:// (sandbox_fusion_url=None): "
+                           "a SandboxFusion server runs no interactor")
     if any(case.io == "file" for case in submission.cases):
         # /run_code fetches files only up to its returned bound, far below the output cap stdout has
         raise InvalidCases('input_mode "file" needs a judgebox server or the embedded judge '

@@ -31,6 +31,7 @@ from pydantic import ValidationError
 
 from .. import balance, checkers
 from ..client import Client, ClientError, DeadlineExceeded, ServerUnavailable
+from ..errors import InvalidCases
 from ..judging import default_judge
 from ..server import translate
 from ..server.schemas import RunCodeRequest, RunCodeResponse
@@ -147,7 +148,12 @@ class JudgeboxServer(RunCodeServer):
         self.judge_client = Client(bases, timeout=600, max_attempts=4)  # the same endpoints: one shared pool
 
     def judge(self, submission: Submission, semaphore: Any = None) -> Any:
-        """The server's /judge answer (a JudgeReply); raises judgebox.client.ClientError."""
+        """The server's /judge answer (a JudgeReply); raises judgebox.client.ClientError, and InvalidCases for
+        an interactive problem (/judge takes cases, not an interactor: judged without it, a program that
+        prints nothing would pass every case)."""
+        if submission.interactor is not None:
+            raise InvalidCases("an interactive problem needs the embedded judge or ray:// (sandbox_fusion_url=None): "
+                               "a judgebox server's /judge takes no interactor")
         limits = submission.limits
         with held(semaphore):
             return self.judge_client.judge(
