@@ -5,7 +5,9 @@ cluster (``ray.init(address="auto")``, or ``address``; a process where Ray is al
 as a verl worker, uses its own connection) and places a :class:`NodeJudge` actor on every alive node with
 CPUs, pinned there (node affinity, not soft): the actor is a worker process of that node's raylet, so its
 sandboxes run on that node. Each actor holds the node's process-wide embedded judge with one slot per CPU
-(or ``slots=``) and reserves those CPUs from Ray, so other Ray work does not oversubscribe them. The
+(or ``slots=``). It reserves no Ray CPUs by default: a trainer's own workers hold a node's CPUs in
+Ray's books while they wait for the reward step, and an actor asking for them would never be placed;
+``reserve_cpus=True`` reserves its slots' CPUs (up to the node's) where nothing else claims them. The
 actors are named by node: every RayJudge on the cluster shares them, and ``close()`` ends only its own.
 
 The driver validates, dedupes (``judgebox.dedupe.ResultCache``: a program judged on the same tests and
@@ -96,11 +98,12 @@ class _Member:
 
 class RayJudge:
     """The Ray backend of :class:`judgebox.Judge`, with its public methods. ``slots``: slots per node
-    (default: the node's CPUs as Ray counts them); ``attempts``: calls of a submission before it is SE."""
+    (default: the node's CPUs as Ray counts them); ``attempts``: calls of a submission before it is SE;
+    ``reserve_cpus``: the actors reserve their slots' CPUs from Ray (see the module's docstring)."""
 
     def __init__(self, address: str | None = None, *, slots: int | None = None, attempts: int = ATTEMPTS,
                  refresh_seconds: float = REFRESH_SECONDS, cache_entries: int = 100_000,
-                 cache_bytes: int = 512 * 1024 * 1024) -> None:
+                 cache_bytes: int = 512 * 1024 * 1024, reserve_cpus: bool = False) -> None:
         if slots is not None and (isinstance(slots, bool) or not isinstance(slots, int) or slots < 1):
             raise InvalidInput(f"slots must be a positive whole number, got {slots!r}")
         if isinstance(attempts, bool) or not isinstance(attempts, int) or attempts < 1:
@@ -114,6 +117,7 @@ class RayJudge:
             ray.init(address=address or "auto", logging_level=logging.WARNING, configure_logging=False)
         self._actor = ray.remote(NodeJudge)
         self.slots, self.attempts, self.refresh_seconds = slots, attempts, refresh_seconds
+        self.reserve_cpus = bool(reserve_cpus)
         self._cache = ResultCache(max_entries=cache_entries, max_bytes=cache_bytes)
         self._members: dict[str, _Member] = {}
         self._queue: deque[_Work] = deque()
@@ -355,11 +359,12 @@ class RayJudge:
     def _start(self, node_id: str, cpus: int) -> None:
         slots = self.slots or cpus
         # One actor a node for the whole cluster, named by its node: every RayJudge (each reward worker
-        # process has one) shares it rather than asking Ray for the node's CPUs again, which no node has.
+        # process has one) shares it rather than starting another sandbox pool on the same cores.
         handle = self._actor.options(
             name=f"judgebox-node-{node_id}", namespace=NAMESPACE, get_if_exists=True,
-            # the CPUs its slots use, at most the node's (more slots than CPUs is the caller's choice to make)
-            scheduling_strategy=self._affinity(node_id, soft=False), num_cpus=min(slots, cpus), max_concurrency=64,
+            # reserved: the CPUs its slots use, at most the node's (more slots than CPUs is the caller's choice)
+            scheduling_strategy=self._affinity(node_id, soft=False),
+            num_cpus=min(slots, cpus) if self.reserve_cpus else 0, max_concurrency=64,
             max_restarts=0, max_task_retries=0).remote(slots, self._token)
         member = self._members[node_id] = _Member(node_id, handle, slots)
         self._counts["actors_started"] += 1
