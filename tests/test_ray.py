@@ -4,6 +4,7 @@ of the test's own, the driver tests/ray_driver.py run there too), judging MBPP's
 from __future__ import annotations
 
 import json
+import os
 import pickle
 import subprocess
 import sys
@@ -17,6 +18,7 @@ from judgebox import Case, InvalidInput, Limits
 from raycluster import RayCluster
 
 MBPP = {"records": "mbpp.jsonl", "cpu_time": 20}  # mbpp/123 needs about 5.5 s of CPU
+MBPP_FILE = Path(__file__).with_name("data") / "mbpp.jsonl"
 
 
 @pytest.fixture(scope="module")
@@ -60,6 +62,16 @@ def test_bad_ray_options_are_refused_before_joining_a_cluster(options):
         judgebox.Judge(backend="ray", **options)
 
 
+def test_score_with_no_ray_cluster_says_so(tmp_path):
+    """No cluster to join: exit status 2 (nothing could be judged) and the reason, not a traceback."""
+    environment = {k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"}
+    environment["RAY_TMPDIR"] = str(tmp_path)  # where "auto" would look for a running cluster: none there
+    done = subprocess.run([str(Path(sys.executable).with_name("judgebox")), "score", str(MBPP_FILE), "--limit", "1",
+                           "--backend", "ray"], capture_output=True, text=True, env=environment, timeout=120)
+    assert done.returncode == 2 and "no Ray cluster to join" in done.stderr, done.stderr[-2000:]
+    assert "Traceback" not in done.stderr
+
+
 def test_submissions_and_results_cross_processes_intact(judge):
     submission = judge.submission("def f(x):\n    return x + 1\n", [Case.call("f", [1], 2), Case.stdio("", "")],
                                   limits=Limits(cpu_time=3), checker={"name": "float", "epsilon": 1e-3})
@@ -89,8 +101,7 @@ def test_ray_judges_mbpp_as_the_embedded_judge_does(two_nodes, judge):
 @pytest.mark.parametrize("preset", ["judgebox", "verl"])  # verl's rules go through /run_code requests
 def test_judgebox_score_backend_ray(two_nodes, preset):
     """``judgebox score --backend ray`` (the verl transport ``ray://``) judges on the cluster, all right."""
-    mbpp = str(Path(__file__).with_name("data") / "mbpp.jsonl")
-    done = two_nodes.run(str(Path(sys.executable).with_name("judgebox")), "score", mbpp, "--limit", "30",
+    done = two_nodes.run(str(Path(sys.executable).with_name("judgebox")), "score", str(MBPP_FILE), "--limit", "30",
                          "--backend", "ray", "--preset", preset, "--json")
     assert done.returncode == 0, done.stderr[-4000:]
     summary, _ = json.JSONDecoder().raw_decode(done.stdout[done.stdout.index("{\n"):])

@@ -58,6 +58,10 @@ class RayUnavailable(JudgeboxError, ImportError):
     """Ray is not installed: ``pip install 'judgebox[ray]'``."""
 
 
+class ClusterUnreachable(JudgeboxError, ConnectionError):
+    """No Ray cluster to join at the address given (or none running, for ``"auto"``)."""
+
+
 def require_ray() -> Any:
     try:
         import ray
@@ -114,7 +118,10 @@ class RayJudge:
         self._ray, self._affinity = ray, NodeAffinitySchedulingStrategy
         self._owns_ray = not ray.is_initialized()
         if self._owns_ray:
-            ray.init(address=address or "auto", logging_level=logging.WARNING, configure_logging=False)
+            try:
+                ray.init(address=address or "auto", logging_level=logging.WARNING, configure_logging=False)
+            except ConnectionError as exc:
+                raise ClusterUnreachable(f"no Ray cluster to join at {address or 'auto'}: {exc}") from exc
         self._actor = ray.remote(NodeJudge)
         self.slots, self.attempts, self.refresh_seconds = slots, attempts, refresh_seconds
         self.reserve_cpus = bool(reserve_cpus)

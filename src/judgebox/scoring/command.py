@@ -86,6 +86,11 @@ def score(options: Options, err: Console) -> int:
     if kept:
         _say(err, f"resuming {options.out}: {len(kept)} samples judged before, {len(items)} to judge")
     backend = {"local": None, "ray": "ray://"}.get(options.backend, options.backend)
+    try:
+        concurrency = _concurrency(backend)
+    except JudgeboxError as exc:  # no Ray, or no Ray cluster to join
+        _say(err, f"judgebox score: {exc}")
+        return UNUSABLE
     interrupted = False
     started = time.monotonic()
     rows: list[dict[str, Any]] = []
@@ -100,7 +105,7 @@ def score(options: Options, err: Console) -> int:
             progress.update(task, advance=1, rate=f"{cases / max(time.monotonic() - started, 1e-9):.0f} cases/s")
 
         try:
-            judge_all(items, options.preset, backend, _concurrency(backend), on_row)
+            judge_all(items, options.preset, backend, concurrency, on_row)
         except KeyboardInterrupt:
             interrupted = True
             signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C while the sandboxes stop
