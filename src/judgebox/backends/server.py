@@ -53,6 +53,8 @@ class ServerJudge(JudgesCode):
     submission = staticmethod(Judge.submission)  # validation is the embedded judge's, here before sending
 
     def judge_submission(self, submission: Submission) -> JudgeResult:
+        if (refused := _unsendable(submission)) is not None:
+            return refused
         try:
             answer = self.client.post_json("/judge", submission_body(submission), _deadline(submission))
         except ClientError as exc:
@@ -60,6 +62,8 @@ class ServerJudge(JudgesCode):
         return _result(submission, answer)
 
     async def judge_submission_async(self, submission: Submission) -> JudgeResult:
+        if (refused := _unsendable(submission)) is not None:
+            return refused
         try:
             answer = await self._async_client().post_json("/judge", submission_body(submission),
                                                           _deadline(submission))
@@ -72,8 +76,16 @@ class ServerJudge(JudgesCode):
         submissions (a stream that breaks is resumed on another endpoint by the client); every submission
         gets a result, SE for those the service failed on."""
         items = list(submissions)
-        for start in range(0, len(items), BATCH):
-            chunk = items[start:start + BATCH]
+        sendable = []  # the indices of those /judge/batch can carry; the others are SE at once
+        for index, submission in enumerate(items):
+            refused = _unsendable(submission)
+            if refused is None:
+                sendable.append(index)
+            else:
+                yield index, refused
+        for start in range(0, len(sendable), BATCH):
+            indices = sendable[start:start + BATCH]
+            chunk = [items[i] for i in indices]
             answered: set[int] = set()
             try:
                 deadline = sum(_deadline(s) for s in chunk)
@@ -83,13 +95,13 @@ class ServerJudge(JudgesCode):
                     answered.add(line.index)
                     submission = chunk[line.index]
                     if line.result is None:
-                        yield start + line.index, _failed(submission, line.error or "no result")
+                        yield indices[line.index], _failed(submission, line.error or "no result")
                     else:
-                        yield start + line.index, _result(submission, line.result)
+                        yield indices[line.index], _result(submission, line.result)
             except ClientError as exc:
                 for index in range(len(chunk)):
                     if index not in answered:
-                        yield start + index, _failed(chunk[index], exc)
+                        yield indices[index], _failed(chunk[index], exc)
 
     def isolation(self) -> dict[str, object]:
         """The isolation layers of the first endpoint that answers its /health."""
@@ -133,6 +145,14 @@ def _result(submission: Submission, answer: Any) -> JudgeResult:
         return judge_result(answer if isinstance(answer, JudgeResponse) else JudgeResponse.model_validate(answer))
     except (ValidationError, ValueError) as exc:
         return _failed(submission, f"the server's answer is not a judge result: {exc}")
+
+
+def _unsendable(submission: Submission) -> JudgeResult | None:
+    """SE for a submission /judge cannot carry: an interactive problem (the wire has cases, no interactor;
+    judged without it, a program printing nothing would pass), else None."""
+    if submission.interactor is None:
+        return None
+    return _failed(submission, "an interactive problem needs the embedded judge or Ray: /judge takes no interactor")
 
 
 def _failed(submission: Submission, cause: object) -> JudgeResult:
