@@ -124,3 +124,13 @@ def test_an_answer_that_is_not_a_judge_result_is_se_not_the_ac_it_claims():
 def test_the_server_backend_needs_an_address():
     with pytest.raises(judgebox.InvalidInput, match="needs address="):
         judgebox.Judge(backend="server")
+
+
+def test_every_limit_travels_on_the_wire():
+    """A limit the wire lacked would be the server's default there: judged otherwise than embedded."""
+    import dataclasses
+
+    from judgebox.server.schemas import LimitsModel
+
+    assert set(LimitsModel.model_fields) == {field.name for field in dataclasses.fields(Limits)}
+    assert LimitsModel().model_dump() == dataclasses.asdict(Limits())  # and the defaults agree

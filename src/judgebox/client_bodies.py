@@ -51,8 +51,8 @@ def _fields(record: Any) -> dict:
 
 
 def _trim(body: dict) -> dict:
-    """Drops None (the server's defaults apply), decodes stdin bytes, and keeps of a ``Limits`` record only
-    the fields the wire has (not ``open_files``, ``file_size_bytes``)."""
+    """Drops None (the server's defaults apply), decodes stdin bytes, and sends a ``Limits`` record as the
+    wire's fields (all of them: a test checks that the two agree)."""
     body = {key: value for key, value in body.items() if value is not None}
     if isinstance(body.get("stdin"), bytes):
         body["stdin"] = body["stdin"].decode("utf-8", "surrogateescape")

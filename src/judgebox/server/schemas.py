@@ -114,6 +114,10 @@ class LimitsModel(BaseModel):
     output_bytes: int = Field(64 * 1024 * 1024, ge=1024, le=4096 * 1024 * 1024)
     processes: int = Field(64, ge=1, le=4096)
     returned_output_bytes: int = Field(1024 * 1024, ge=0, le=4096 * 1024 * 1024)
+    # every field of Limits travels, so a submission judged on a server is judged as it would be embedded
+    file_size_bytes: int = Field(64 * 1024 * 1024, ge=1024, le=16384 * 1024 * 1024)
+    open_files: int = Field(256, ge=16, le=65536)
+    run_time: float | None = Field(None, ge=0.001, le=7200, description="wall-clock less run-queue wait")
 
 
 class CaseModel(BaseModel):
