@@ -44,11 +44,8 @@ def test_the_run_time_limit_reaches_the_server(remote, judge):
     assert remote.judge_submission(submission).verdict is Verdict.TLE
 
 
-@pytest.mark.xfail(strict=True, reason="known gap: ServerJudge keeps an AsyncClient per event loop in a "
-                   "WeakKeyDictionary whose values hold their loop, so none is ever dropped or closed: every "
-                   "score_batch_sync call (TRL's sync reward function, once a step) leaves a client, a pool user "
-                   "and a connection open")
 def test_a_loop_per_call_leaves_no_client_or_connection_behind(remote):
+    """Held since the server judge keeps one AsyncClient on a loop of its own (it kept one per caller's loop)."""
     def step(n: int) -> None:
         sample = {"code": f"print(1)\n# {n}", "test_cases": {"inputs": [""], "outputs": ["1"]}}
         (result,) = rewards.score_batch_sync([sample], judge=remote)

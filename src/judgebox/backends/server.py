@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import threading
-import weakref
 from collections.abc import Iterable, Iterator
 from typing import Any
 
@@ -46,8 +45,10 @@ class ServerJudge(JudgesCode):
             self._options["concurrency"] = concurrency
         self.address = address
         self.client = Client(address, **self._options)
-        # httpx's async connections belong to the event loop that opened them: one client per loop
-        self._async: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, AsyncClient] = weakref.WeakKeyDictionary()
+        # httpx's async connections belong to the event loop that opened them, and callers come from many
+        # loops (score_batch_sync runs a fresh one per call): one AsyncClient lives on a loop of this judge's
+        # own, in a thread started at the first async call, and callers await its answers from theirs
+        self._async: tuple[asyncio.AbstractEventLoop, AsyncClient] | None = None
         self._lock = threading.Lock()
 
     submission = staticmethod(Judge.submission)  # validation is the embedded judge's, here before sending
@@ -64,9 +65,10 @@ class ServerJudge(JudgesCode):
     async def judge_submission_async(self, submission: Submission) -> JudgeResult:
         if (refused := _unsendable(submission)) is not None:
             return refused
-        try:
-            answer = await self._async_client().post_json("/judge", submission_body(submission),
-                                                          _deadline(submission))
+        loop, client = self._async_client()
+        posted = client.post_json("/judge", submission_body(submission), _deadline(submission))
+        try:  # a caller cancelled while it waits cancels the request on the judge's loop too
+            answer = await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(posted, loop))
         except ClientError as exc:
             return _failed(submission, exc)
         return _result(submission, answer)
@@ -113,12 +115,11 @@ class ServerJudge(JudgesCode):
     def close(self) -> None:
         self.client.close()
         with self._lock:
-            clients, self._async = list(self._async.items()), weakref.WeakKeyDictionary()
-        for loop, client in clients:  # each async client is closed on its own loop
-            if loop.is_running():
-                asyncio.run_coroutine_threadsafe(client.aclose(), loop)
-            elif not loop.is_closed():
-                loop.run_until_complete(client.aclose())
+            running, self._async = self._async, None
+        if running is not None:
+            loop, client = running
+            asyncio.run_coroutine_threadsafe(client.aclose(), loop).result(timeout=30)
+            loop.call_soon_threadsafe(loop.stop)
 
     def __enter__(self) -> ServerJudge:
         return self
@@ -126,13 +127,19 @@ class ServerJudge(JudgesCode):
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _async_client(self) -> AsyncClient:
-        loop = asyncio.get_running_loop()
+    def _async_client(self) -> tuple[asyncio.AbstractEventLoop, AsyncClient]:
         with self._lock:
-            client = self._async.get(loop)
-            if client is None:
-                client = self._async[loop] = AsyncClient(self.address, **self._options)
-            return client
+            if self._async is None:
+                loop = asyncio.new_event_loop()
+                threading.Thread(target=loop.run_forever, name="judgebox-server-judge", daemon=True).start()
+                opened = asyncio.run_coroutine_threadsafe(_opened(self.address, self._options), loop).result()
+                self._async = loop, opened
+            return self._async
+
+
+async def _opened(address: str | list[str], options: dict[str, Any]) -> AsyncClient:
+    """An AsyncClient made on the loop that will use it."""
+    return AsyncClient(address, **options)
 
 
 def _deadline(submission: Submission) -> float:
