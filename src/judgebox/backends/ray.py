@@ -40,8 +40,9 @@ from typing import Any
 from ..dedupe import ResultCache, Unkeyable, submission_key
 from ..errors import InvalidInput, JudgeboxError
 from ..judging import Judge as LocalJudge
-from ..types import JudgeResult, Limits, Submission
+from ..types import JudgeResult, Submission
 from ..verdicts import Verdict
+from .interface import JudgesCode
 from .ray_node import NodeJudge, failed
 
 log = logging.getLogger("judgebox.ray")
@@ -100,7 +101,7 @@ class _Member:
         return IN_FLIGHT_PER_SLOT * self.slots
 
 
-class RayJudge:
+class RayJudge(JudgesCode):
     """The Ray backend of :class:`judgebox.Judge`, with its public methods. ``slots``: slots per node
     (default: the node's CPUs as Ray counts them); ``attempts``: calls of a submission before it is SE;
     ``reserve_cpus``: the actors reserve their slots' CPUs from Ray (see the module's docstring)."""
@@ -144,15 +145,6 @@ class RayJudge:
     # -- the public methods of judgebox.Judge -----------------------------------------------------------
 
     submission = staticmethod(LocalJudge.submission)  # validation is the same, on the driver, without a pool
-
-    def judge(self, code: str, cases: Any, language: str = "python", limits: Limits | None = None,
-              checker: Any = None, stop_on_first_failure: bool = False) -> JudgeResult:
-        return self.judge_submission(self.submission(code, cases, language, limits, checker, stop_on_first_failure))
-
-    async def judge_async(self, code: str, cases: Any, language: str = "python", limits: Limits | None = None,
-                          checker: Any = None, stop_on_first_failure: bool = False) -> JudgeResult:
-        return await self.judge_submission_async(
-            self.submission(code, cases, language, limits, checker, stop_on_first_failure))
 
     def judge_submission(self, submission: Submission) -> JudgeResult:
         return self._submit(submission).result()
