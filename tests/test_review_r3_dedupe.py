@@ -131,9 +131,6 @@ def test_a_program_that_reads_randomness_is_judged_each_time(fresh):
     assert all(ran >= 1 for ran in runs), f"jobs started per submission: {runs}"
 
 
-@pytest.mark.xfail(strict=True, reason="known gap: Judge.judge_many queues every submission's cases at once (about "
-                   "5 KB of the judge's memory per case waiting: 1.7 GB for a 330,000-run GRPO step), where the Ray "
-                   "judge keeps a window of 4096 submissions in flight and score_batch one of 4096")
 def test_judge_many_holds_a_bounded_amount_of_work(fresh):
     def waiting_bytes(count: int) -> int:
         batch = [fresh.submission(_unique("print(1)"), [Case.stdio(str(k), "1") for k in range(5)])

@@ -111,10 +111,12 @@ class Judge(JudgesCode):
         They are queued together as one tenant of the pool (as fair to other callers as one submission
         of all their cases; first come, first run among themselves), identical ones judged once. One the
         judge fails on (an invalid record, a closed judge) yields an SE result saying why; the others go on.
-        Leaving the loop early cancels what has not run yet."""
+        Leaving the loop early cancels what has not run yet. At most a window of them (16 per slot, at least
+        ``JUDGE_MANY_WINDOW``) is in the judge at once, so a GRPO step of 300,000 runs holds the judge's memory
+        of a few thousand, while keeping every slot busy."""
         batch = list(submissions)
         if batch:
-            yield from _as_they_finish(self, batch)
+            yield from _as_they_finish(self, batch, max(JUDGE_MANY_WINDOW, 16 * len(self.pool.slots)))
 
     def stats(self) -> dict[str, Any]:
         """What the judge has done: ``dedupe`` (:meth:`ResultCache.stats`, None when off), the pool's
@@ -255,9 +257,12 @@ def _in_group(group: Group, start: Any, submission: Submission) -> Any:
         return start(submission)
 
 
-def _as_they_finish(judge: Judge, batch: list[Any]) -> Iterator[tuple[int, JudgeResult]]:
-    """:meth:`Judge.judge_many`'s work: every submission a task on an event loop of its own (one thread
-    that waits, not one thread per submission), each result handed over as it ends."""
+JUDGE_MANY_WINDOW = 256  # submissions judge_many keeps in the judge at once, at least
+
+
+def _as_they_finish(judge: Judge, batch: list[Any], window: int) -> Iterator[tuple[int, JudgeResult]]:
+    """:meth:`Judge.judge_many`'s work: ``window`` tasks on an event loop of its own (one thread that waits,
+    not one thread per submission) take the submissions in turn, each result handed over as it ends."""
     finished: queue.Queue[tuple[int, JudgeResult] | None] = queue.Queue()
     tenant = Tenant()
 
@@ -272,7 +277,13 @@ def _as_they_finish(judge: Judge, batch: list[Any]) -> Iterator[tuple[int, Judge
         finished.put((index, result))
 
     async def every() -> None:
-        await asyncio.gather(*(one(index, submission) for index, submission in enumerate(batch)))
+        turns = iter(enumerate(batch))  # shared by the takers: each submission taken once (one loop thread)
+
+        async def taker() -> None:
+            for index, submission in turns:
+                await one(index, submission)
+
+        await asyncio.gather(*(taker() for _ in range(min(window, len(batch)))))
 
     loop = asyncio.new_event_loop()
     work = loop.create_task(every())
