@@ -4,10 +4,10 @@ could get from a result it did not earn in this run. Real judge, real sandbox.
 Held (regression data): submissions that differ in anything the verdict depends on, spelled as a policy or
 a dataset might spell them alike, are judged apart; a waiter whose owner was cancelled judges for itself.
 
-Not held (strict xfail, known gaps): a kept result is replayed for the cache's life whatever made it, so a
-verdict that a second run could change (a TLE: time is what a loaded machine moves; a program that reads
-the clock or randomness) is the verdict of every identical sample after it, the first lucky or unlucky run
-deciding them all.
+Held since the review: a TLE (time is what a loaded machine moves) is not kept, so the next identical
+submission is judged afresh. Not held (strict xfail, a known gap by design): a program that reads the clock
+or randomness is judged once per key, the first lucky or unlucky run deciding every identical sample while
+the entry lives.
 """
 
 from __future__ import annotations
@@ -112,8 +112,6 @@ def test_leaving_judge_many_while_cases_run_logs_no_callback_errors(fresh, caplo
 
 # -- known gaps ------------------------------------------------------------------------------------------
 
-@pytest.mark.xfail(strict=True, reason="known gap: a TLE is kept and replayed; on a loaded machine a program near "
-                   "its limit is TLE once and then for every identical sample for the cache's life")
 def test_a_tle_is_judged_again(fresh):
     submission = fresh.submission(_unique("while True:\n    pass"), [Case.stdio("", "1")], limits=Limits(cpu_time=0.3))
     first, _ = _runs(fresh, submission)

@@ -26,9 +26,11 @@ What is kept, and what a program can tell:
   submission is judged without the cache.
 - A hit runs nothing, so a program cannot observe whether it was cached, and it cannot reach another
   sample's entry: a different program is a different key.
-- A result with any SE case, and an exception, are not kept (the next claim judges again): infrastructure
-  failures are never replayed. Everything else is: a nondeterministic program (one that reads the clock or
-  races threads) is judged once per key within the cache's life, and every sample of it gets that verdict.
+- A result with any SE or TLE case, and an exception, are not kept (the next claim judges again):
+  infrastructure failures are never replayed, nor a time limit that a loaded machine may have decided
+  (those waiting for the judgement share it). Everything else is: a nondeterministic program (one that
+  reads the clock or randomness, or races threads) is judged once per key within the cache's life, and
+  every sample of it gets that verdict.
 - Entries are dropped least recently used first, past ``max_entries`` or ``max_bytes`` (a result's
   retained stdout, stderr and messages, and a fixed estimate per record).
 """
@@ -162,9 +164,15 @@ def retained_bytes(result: JudgeResult) -> int:
         CASE_OVERHEAD + len(case.stdout_raw) + len(case.stderr_raw) + len(case.message) for case in result.cases)
 
 
+# Verdicts a second run could change without the program changing: an infrastructure failure, and a time
+# limit (CPU time on a loaded machine, and wall-clock limits, move with what else runs). A result with one is
+# shared with the identical submissions waiting for it, but not kept: the next one is judged afresh.
+UNSTABLE = frozenset({Verdict.SE, Verdict.TLE})
+
+
 def keepable(result: JudgeResult) -> bool:
-    """Only a judgement free of infrastructure failures is replayed."""
-    return result.verdict is not Verdict.SE and all(case.verdict is not Verdict.SE for case in result.cases)
+    """Only a judgement that a second run would repeat is replayed."""
+    return result.verdict not in UNSTABLE and all(case.verdict not in UNSTABLE for case in result.cases)
 
 
 @dataclasses.dataclass(frozen=True)
