@@ -15,8 +15,6 @@ import json
 import math
 from types import SimpleNamespace
 
-import pytest
-
 from conftest import free_port
 from judgebox import rewards
 from judgebox.openrlhf import response_text
@@ -50,10 +48,8 @@ def test_a_query_that_shares_only_a_little_with_its_prompt_is_still_refused():
     assert response_text("```python\ndef f(): return 1\n```", prompt) is None
 
 
-@pytest.mark.xfail(strict=True, reason="known gap: under profile='verl' the batch and prime entry points answer a "
-                   "sample the judge failed on (nothing listens at sandbox_fusion_url) with a plain 0.0, neither "
-                   "marked nor counted in judgebox.rewards.stats() nor logged: verl's silent zero")
 def test_profile_verl_marks_a_judge_failure_in_the_batch_and_prime_managers():
+    """Held since a verl-profile judge failure is NaN, counted and logged (it was verl's silent 0.0)."""
     url = f"http://127.0.0.1:{free_port()}/run_code"  # nothing listens: every request is refused
     before = rewards.stats()["system_errors"]
     completion, tests = "```python\nprint(input())\n```", {"inputs": ["1"], "outputs": ["1"]}

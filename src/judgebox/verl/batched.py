@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import math
 import os
 import threading
 from collections.abc import Mapping, Sequence
@@ -26,8 +27,10 @@ from .. import rewards
 from ..errors import InvalidInput
 from ..types import JudgeResult, Limits
 from .parity import DEFAULT_TIMEOUT
-from .reward import PROFILES, RESULT_KEYS, VERL_CODE_SOURCES, _is_test_cases, default_compute_score
+from .reward import PROFILES, RESULT_KEYS, VERL_CODE_SOURCES, _is_test_cases, compute_score, default_compute_score
 
+NO_REWARD = math.nan  # a verl-profile sample the judge failed on: no reward (judgebox.verl.mask's mark)
+JUDGE_FAILURES = frozenset({"api_error", "sandbox_error", "unknown_api_state"})  # verl's statuses of a failed judge
 # verl's reward loop adds these when a reward model is configured; a code judge has no use for them
 REWARD_MODEL_KEYS = frozenset({"reward_router_address", "reward_model_tokenizer"})
 SAMPLE_THREADS = 64  # per process: samples scored one by one (remote judges, other data sources) at once
@@ -111,16 +114,30 @@ async def score(batch: list[Item], options: Options, judge: Any = None) -> list[
     if single:
         loop = asyncio.get_running_loop()
         done = await asyncio.gather(*(loop.run_in_executor(_threads(), functools.partial(
-            default_compute_score, batch[i].data_source, batch[i].solution_str, batch[i].ground_truth,
-            batch[i].extra_info, **options.verl_kwargs())) for i in single))
+            _one_by_one, batch[i], options)) for i in single))
         for i, answer in zip(single, done):
             answers[i] = answer
-        judged = [a for i, a in zip(single, done) if batch[i].is_code and isinstance(a, dict)]
+        judged = [a for i, a in zip(single, done) if batch[i].is_code]
         if judged:  # counted as score_batch counts its own
-            failed = [a["error"] for a in judged if a["infra_error"]]
-            rewards.record_batch(len(judged), len(failed), sum(1 for a in judged if a["verdict"] == "invalid"),
-                                 failed[0] if failed else "")
+            failed = [a["error"] if isinstance(a, dict) else "the judge failed (profile verl)" for a in judged
+                      if (a["infra_error"] if isinstance(a, dict) else math.isnan(a))]
+            missing = sum(1 for a in judged if isinstance(a, dict) and a["verdict"] == "invalid")
+            rewards.record_batch(len(judged), len(failed), missing, failed[0] if failed else "")
     return answers
+
+
+def _one_by_one(item: Item, options: Options) -> Any:
+    """One sample as default_compute_score scores it. With ``profile="verl"`` a code sample is verl's float,
+    but one the judge failed on (an API error or a sandbox error on any case, where verl's scorer says 0.0)
+    is ``NO_REWARD``, NaN: the mark :mod:`judgebox.verl.mask` takes out of the update, as prime's."""
+    if options.profile != "verl" or not item.is_code:
+        return default_compute_score(item.data_source, item.solution_str, item.ground_truth, item.extra_info,
+                                     **options.verl_kwargs())
+    value, metadata = compute_score(options.sandbox_fusion_url, options.concurrent_semaphore,
+                                    options.memory_limit_mb or 1024, item.solution_str, item.ground_truth,
+                                    options.continuous, options.timeout, profile="verl")
+    failed = any(isinstance(m, dict) and m.get("status") in JUDGE_FAILURES for m in metadata)
+    return NO_REWARD if failed else float(value)
 
 
 def score_sync(batch: list[Item], options: Options, judge: Any = None) -> list[Any]:

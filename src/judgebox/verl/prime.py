@@ -29,9 +29,10 @@ import threading
 from typing import Any
 
 from ..judging import Judge, _slots_from_environment
+from . import batched
 from .batched import Item, Options, score_sync
 
-NO_REWARD = math.nan  # prime keeps only a number: this one says "the judge failed, no reward"
+NO_REWARD = batched.NO_REWARD  # prime keeps only a number: NaN says "the judge failed, no reward"
 _judges: dict[int, Judge] = {}
 _lock = threading.Lock()
 
@@ -44,7 +45,7 @@ def prime_compute_score(data_source: str, solution_str: str, ground_truth: Any, 
                            judge=_judge())
     if isinstance(answer, dict):
         return float(no_reward) if answer["infra_error"] else float(answer["score"])
-    return float(answer)
+    return float(no_reward) if math.isnan(answer) else float(answer)  # profile "verl": NaN is a judge failure
 
 
 def _judge() -> Judge | None:
