@@ -235,7 +235,7 @@ def test_unknown_reward_option_is_refused(verl, tokenizer):
 
 
 @pytest.mark.slow  # each starts Python with torch and verl, and a judge: 20-70 s on a busy machine
-@pytest.mark.parametrize("example", ["verl_prime", "verl_batch", "verl_reward_loop", "score_batch"])
+@pytest.mark.parametrize("example", ["verl_naive", "verl_prime", "verl_batch", "verl_reward_loop", "score_batch"])
 def test_examples_run(verl, example):
     """Each example, run as a user runs it (verl importable), judges its batch and gets the right rewards."""
     folder = Path(verl.__file__).parent.parent
