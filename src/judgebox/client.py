@@ -49,66 +49,28 @@ from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
 from typing import Any, TypeVar
 
 import httpx
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import ValidationError
 
 from . import __version__, balance
 from .balance import Endpoint, Lease
+from .client_answers import (
+    BadAnswer,
+    BatchReply,
+    ClientError,
+    DeadlineExceeded,
+    JudgeReply,
+    RunCodeReply,
+    ServerRejected,
+    ServerUnavailable,
+    _Traced,
+)
 from .client_bodies import judge_body, run_code_body, submission_body
-from .server.schemas import BatchLine, JudgeResponse, LimitsModel, RunCodeResponse
+from .server.schemas import LimitsModel
 from .types import Case, Limits, Submission
 
 __all__ = ["AsyncClient", "BadAnswer", "BatchReply", "Client", "ClientError", "DeadlineExceeded", "JudgeReply",
            "RunCodeReply", "ServerRejected", "ServerUnavailable"]
 RETRY_STATUSES = frozenset({429, 502, 503, 504})
-
-
-class ClientError(Exception):
-    """Base of this module's errors; ``request_id`` is the ``X-Request-ID`` of the call that failed."""
-
-    def __init__(self, message: str, request_id: str | None = None) -> None:
-        super().__init__(f"{message} [request id {request_id}]" if request_id else message)
-        self.request_id = request_id
-
-
-class ServerRejected(ClientError):
-    """The server answered an error status that is not worth retrying (its ``detail`` says why)."""
-
-    def __init__(self, status: int, detail: Any, request_id: str | None = None) -> None:
-        super().__init__(f"the server answered HTTP {status}: {detail}", request_id)
-        self.status, self.detail = status, detail
-
-
-class BadAnswer(ClientError):
-    """A success status with an answer that does not parse (a login page, another service on the port)."""
-
-
-class ServerUnavailable(ClientError):
-    """The server stayed unreachable or overloaded through every attempt, or a batch stream broke."""
-
-    def __init__(self, message: str, request_id: str | None = None, attempts: int = 0, status: int | None = None,
-                 detail: Any = None) -> None:
-        super().__init__(message, request_id)
-        self.attempts, self.status, self.detail = attempts, status, detail
-
-
-class DeadlineExceeded(ClientError, TimeoutError):
-    """The call's deadline passed before it had its answer."""
-
-
-class _Traced(BaseModel):
-    request_id: str = Field("", exclude=True, description="the X-Request-ID of the call that got this answer")
-
-
-class RunCodeReply(RunCodeResponse, _Traced):
-    """A :class:`RunCodeResponse` with the call's ``request_id``."""
-
-
-class JudgeReply(JudgeResponse, _Traced):
-    """A :class:`JudgeResponse` with the call's ``request_id``."""
-
-
-class BatchReply(BatchLine, _Traced):
-    """A :class:`BatchLine` with the ``request_id`` of the batch call."""
 
 
 Reply = TypeVar("Reply", bound=_Traced)
