@@ -26,11 +26,20 @@ What is kept, and what a program can tell:
   submission is judged without the cache.
 - A hit runs nothing, so a program cannot observe whether it was cached, and it cannot reach another
   sample's entry: a different program is a different key.
-- A result with any SE or TLE case, and an exception, are not kept (the next claim judges again):
-  infrastructure failures are never replayed, nor a time limit that a loaded machine may have decided
-  (those waiting for the judgement share it). Everything else is: a nondeterministic program (one that
-  reads the clock or randomness, or races threads) is judged once per key within the cache's life, and
-  every sample of it gets that verdict.
+- The rule that keeps caching reward-neutral: **a key's first judgement is its verdict, whatever it was**
+  (SE aside, which says nothing of the program: never kept, the next claim judges again). Every copy of a
+  program then gets one draw of the distribution it would get judged alone, so its expected reward with
+  the cache equals its expected reward without it, for a program that reads the clock or randomness, races
+  threads or loops in some runs alike. A rule that re-judged some verdicts and not others would not be
+  neutral: keeping AC while re-judging TLE (until a lucky run is kept) raises a flaky program's reward to
+  1, and so would any "judge again until two runs agree" rule, for programs that pass more often than not.
+  So TLE is kept too: a correct program that a loaded machine pushed past its CPU limit keeps that TLE for
+  the cache's life, as the copies judged during the load would have. The price of neutrality is variance:
+  the copies of one key share one draw (tests/adversarial/test_shared_work.py measures the AC share with and
+  without the cache on flaky programs).
+- Entries serve only the caller that produced them (:mod:`judgebox.callers`: the caller is part of the key),
+  so a cached result never carries another caller's output or timings, nor tells one caller what another
+  judged.
 - Entries are dropped least recently used first, past ``max_entries`` or ``max_bytes`` (a result's
   retained stdout, stderr and messages, and a fixed estimate per record).
 """
@@ -164,14 +173,14 @@ def retained_bytes(result: JudgeResult) -> int:
         CASE_OVERHEAD + len(case.stdout_raw) + len(case.stderr_raw) + len(case.message) for case in result.cases)
 
 
-# Verdicts a second run could change without the program changing: an infrastructure failure, and a time
-# limit (CPU time on a loaded machine, and wall-clock limits, move with what else runs). A result with one is
-# shared with the identical submissions waiting for it, but not kept: the next one is judged afresh.
-UNSTABLE = frozenset({Verdict.SE, Verdict.TLE})
+# A verdict that says nothing of the program: the judge's own failure. A result with one is shared with the
+# identical submissions waiting for it, but not kept: the next one is judged afresh. Every other verdict is
+# kept, TLE included, so that the cache never raises a program's expected reward (see the module's notes).
+UNSTABLE = frozenset({Verdict.SE})
 
 
 def keepable(result: JudgeResult) -> bool:
-    """Only a judgement that a second run would repeat is replayed."""
+    """Every judgement but the judge's own failure is replayed."""
     return result.verdict not in UNSTABLE and all(case.verdict not in UNSTABLE for case in result.cases)
 
 
@@ -211,24 +220,27 @@ class ResultCache:
         return future, owner
 
     def run(self, key: str, judge: Callable[[], JudgeResult], context: Any = None,
-            on_wait: Callable[[Any], object] | None = None) -> JudgeResult:
+            on_wait: Callable[[Any], Callable[[], object] | None] | None = None) -> JudgeResult:
         """``key``'s result: kept, or shared with its owner, or ``judge()``'s if this caller owns it.
-        ``context`` is given to the waiters' ``on_wait`` before they wait on this caller's judgement."""
+        ``context`` is given to the waiters' ``on_wait`` before they wait on this caller's judgement; what
+        that returns (if anything) is called when the wait is over."""
         while True:
             future, owner, leader = self._claim(key, context)
             if owner:
                 with _owning(future):
                     future.set_result(result := judge())
                 return result
-            if on_wait is not None:
-                on_wait(leader)
+            withdraw = on_wait(leader) if on_wait is not None else None
             try:
                 return future.result()
             except Abandoned:
                 continue
+            finally:
+                if withdraw is not None:
+                    withdraw()
 
     async def run_async(self, key: str, judge: Callable[[], Awaitable[JudgeResult]], context: Any = None,
-                        on_wait: Callable[[Any], object] | None = None) -> JudgeResult:
+                        on_wait: Callable[[Any], Callable[[], object] | None] | None = None) -> JudgeResult:
         """The awaitable twin of :meth:`run`; a waiter waits without occupying a thread."""
         while True:
             future, owner, leader = self._claim(key, context)
@@ -236,12 +248,14 @@ class ResultCache:
                 with _owning(future):
                     future.set_result(result := await judge())
                 return result
-            if on_wait is not None:
-                on_wait(leader)
+            withdraw = on_wait(leader) if on_wait is not None else None
             try:
                 return future.result() if future.done() else await asyncio.wrap_future(future)
             except Abandoned:
                 continue
+            finally:
+                if withdraw is not None:
+                    withdraw()
 
     def stats(self) -> dict[str, int]:
         """``hits`` (claims answered by a kept result), ``misses`` (claims that owned a judgement),

@@ -12,6 +12,7 @@ Example::
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import dataclasses
 import functools
 import os
@@ -19,13 +20,14 @@ import queue
 import threading
 import time
 import weakref
-from collections.abc import Iterable, Iterator
-from concurrent.futures import Future
-from typing import Any
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any, TypeVar
 
 from . import checkers, languages
 from .backends.interface import JudgesCode
 from .backends.local import Group, Tenant, WorkerPool, current_group, grouped
+from .callers import current_caller
 from .cases import load_problem
 from .checkers import CheckResult
 from .classify import classify
@@ -37,6 +39,12 @@ from .sandbox.config import SandboxConfig
 from .sandbox.outcome import RunOutcome
 from .types import Case, CaseResult, JudgeResult, Limits, Submission
 from .verdicts import Verdict
+
+T = TypeVar("T")
+# Threads a judge keeps for work that may wait on a compiler (each holds one while its build, or a build it
+# waits for, runs: bounded by the build limits). More than the slots can compile at once, so the pool's
+# fairness, not this bound, decides whose build runs first.
+BUILD_THREADS = 64
 
 
 class Judge(JudgesCode):
@@ -84,6 +92,7 @@ class Judge(JudgesCode):
             dedupe = ResultCache() if _dedupe_from_environment() else None
         self.dedupe: ResultCache | None = dedupe if isinstance(dedupe, ResultCache) else None
         self.pool = WorkerPool(self.config, slots)
+        self._builds = ThreadPoolExecutor(BUILD_THREADS, thread_name_prefix="judgebox-build")
         self.programs = Programs(self.pool, self.config.cache_dir)
         self.problem_programs = ProblemPrograms(self.programs)
         # What besides a submission decides its verdict here: the settings, and testlib.h as read at start
@@ -118,6 +127,14 @@ class Judge(JudgesCode):
         if batch:
             yield from _as_they_finish(self, batch, max(JUDGE_MANY_WINDOW, 16 * len(self.pool.slots)))
 
+    async def off_loop(self, work: Callable[[], T]) -> T:
+        """``work()``, awaited from the caller's loop while it runs on one of the judge's build threads (work
+        that may wait for a compiler: never on an event loop). The threads are the judge's own, not the
+        loop's default executor, so slow builds cannot starve other work of a thread; there are at most
+        ``BUILD_THREADS``, each carrying its caller's context (its pool group and caller identity)."""
+        future = self._builds.submit(contextvars.copy_context().run, work)
+        return await asyncio.wrap_future(future)
+
     def stats(self) -> dict[str, Any]:
         """What the judge has done: ``dedupe`` (:meth:`ResultCache.stats`, None when off), the pool's
         ``jobs_started`` (runs of programs, checkers and compilers), the build ``artifact_cache``'s hits."""
@@ -133,21 +150,20 @@ class Judge(JudgesCode):
         if cache is None:
             return None, ""
         try:
-            return cache, submission_key(submission, self._key_scope)
+            return cache, submission_key(submission, (self._key_scope, current_caller()))
         except Unkeyable:  # a value of a type test data never holds: judged, not cached
             return None, ""
 
-    def _follow(self, leader: Group | None) -> None:
-        """A caller waiting on another's judgement counts as started when that one's jobs start."""
-        if leader is not None:
-            self.pool.follow(current_group(), leader)
+    def _follow(self, leader: Group | None) -> Callable[[], None] | None:
+        """A caller waiting on another's judgement lends it its standing in the pool while it waits."""
+        return self.pool.lend(leader) if leader is not None else None
 
     async def _judge_now_async(self, submission: Submission) -> JudgeResult:
         started = time.monotonic()
         if languages.get(submission.language).compiled or ProblemPrograms.needs_building(submission):
             # a compiler may run: not on the event loop; its jobs join this task's group wherever it runs
             start = functools.partial(_in_group, current_group(), self._start, submission)
-            runs, check = await asyncio.get_running_loop().run_in_executor(None, start)
+            runs, check = await self.off_loop(start)
         else:
             runs, check = self._start(submission)
         judged, pending = self._judged_as_they_end(submission, runs, check)
@@ -234,6 +250,7 @@ class Judge(JudgesCode):
 
     def close(self) -> None:
         self.pool.close()
+        self._builds.shutdown(wait=False, cancel_futures=True)
 
     def __enter__(self) -> Judge:
         return self

@@ -14,7 +14,7 @@ import json
 from concurrent.futures import Future
 
 from . import languages
-from .backends.local import WorkerPool
+from .backends.local import WorkerPool, current_group
 from .errors import InvalidCases, LanguageUnavailable
 from .languages.artifacts import ArtifactCache, Build
 from .languages.build import COMPILE_LIMITS, build, environment
@@ -29,7 +29,7 @@ class Programs:
     def __init__(self, pool: WorkerPool, toolchain_cache: str, cache: ArtifactCache | None = None) -> None:
         self.pool = pool
         self.toolchain_cache = toolchain_cache
-        self.cache = cache or ArtifactCache()
+        self.cache = cache or ArtifactCache(holder=current_group, lend=pool.lend)
 
     @staticmethod
     def check(submission: Submission) -> None:

@@ -6,11 +6,18 @@ pool works from any thread (verl calls reward functions from thread pools).
 
 Fairness: every job belongs to a :class:`Group` (one submission), and every group to a :class:`Tenant`
 (whom the pool is fair between: one HTTP request, one ``judge()`` call; the submissions of one
-``/judge/batch`` request share one). Jobs wait in a queue per tenant, and a free slot takes the next job
+``/judge/batch`` request share one). Jobs wait in a queue per group, and a free slot takes the next job
 round-robin across the tenants with queued jobs, skipping a tenant that already runs its share,
 ``ceil(slots / tenants with queued jobs)``. So one submission's many cases cannot hold every slot while
 another waits: a newcomer starts as soon as any slot frees. A slot never idles while a job is queued
 (if every tenant with queued jobs ran its share, the shares would fill every slot).
+
+Shared work inherits its waiters' standing. A submission that waits on work another group does (an
+identical submission judged once, a build two submissions need: :meth:`WorkerPool.lend`) lends that group
+its tenant's turn: while it waits, the holder's queued jobs are taken in the waiter's turn too, and count
+against the waiter's share. So one tenant's queue can never hold another tenant's answer: a waiter is
+served as if the work were its own, however much else the holder's tenant has queued. The waiter counts as
+started (for admission's deadline) once a job of that work runs.
 
 Which group a job joins: the ``group`` argument of :meth:`WorkerPool.submit`; else the group made current
 with :func:`grouped` (a context variable, so it follows the caller's asyncio task and threads started
@@ -26,7 +33,7 @@ import threading
 import time
 import weakref
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -41,30 +48,40 @@ Job = Command | PythonProgram
 
 
 class Tenant:
-    """Whom the pool is fair between. Its queue and running count belong to the pool (under its lock)."""
+    """Whom the pool is fair between. Its fields belong to the pool (under its lock)."""
 
-    __slots__ = ("_queue", "_running")
+    __slots__ = ("_groups", "_running")
 
     def __init__(self) -> None:
-        self._queue: deque[tuple[Group, tuple]] = deque()
+        self._groups: deque[Group] = deque()  # groups with queued jobs it may take: its own, and those lent it
         self._running = 0
 
 
 class Group:
     """The jobs of one submission, for its caller to follow and to cancel.
 
-    ``started`` is the ``time.monotonic()`` at which its first job started on a slot (None until then);
-    ``cancelled`` is set by :meth:`WorkerPool.cancel`, after which the group's new jobs are cancelled at once.
-    ``followers`` are groups whose work this group's jobs do (:meth:`WorkerPool.follow`), until it starts.
+    ``started`` is the ``time.monotonic()`` at which its first job (or a job of the work it waits on, see
+    :meth:`WorkerPool.lend`) started on a slot (None until then); ``cancelled`` is set by
+    :meth:`WorkerPool.cancel`, after which the group's new jobs are cancelled at once.
     """
 
-    __slots__ = ("cancelled", "followers", "started", "tenant")
+    __slots__ = ("_borrowers", "_followers", "_queue", "_running", "cancelled", "started", "tenant")
 
     def __init__(self, tenant: Tenant | None = None) -> None:
         self.tenant = tenant or Tenant()
         self.started: float | None = None
         self.cancelled = False
-        self.followers: list[Group] = []
+        self._queue: deque[tuple] = deque()
+        self._running = 0
+        self._borrowers: dict[Tenant, int] = {}  # other tenants waiting on this group's work, with their lends
+        self._followers: list[Group] = []  # waiting groups that count as started when one of its jobs does
+
+    def _takers(self) -> list[Tenant]:
+        return [self.tenant, *self._borrowers]
+
+
+def _nothing() -> None:
+    pass
 
 
 _current: ContextVar[Group | None] = ContextVar("judgebox_pool_group", default=None)
@@ -139,10 +156,9 @@ class WorkerPool:
             if group.cancelled:
                 future.cancel()
                 return future
-            tenant = group.tenant
-            if not tenant._queue:
-                self._ready.append(tenant)
-            tenant._queue.append((group, (future, job, stdin, limits, files, fetch, program)))
+            group._queue.append((future, job, stdin, limits, files, fetch, program))
+            if len(group._queue) == 1:
+                self._offer(group, group._takers())
             self._cond.notify()
         return future
 
@@ -153,32 +169,64 @@ class WorkerPool:
             if unless_started and group.started is not None:
                 return False
             group.cancelled = True
-            tenant = group.tenant
-            mine = [task for owner, task in tenant._queue if owner is group]
+            mine = list(group._queue)
             if mine:
-                kept = [(owner, task) for owner, task in tenant._queue if owner is not group]
-                tenant._queue = deque(kept)
-                if not kept:
-                    self._ready.remove(tenant)
+                group._queue.clear()
+                self._withhold(group, group._takers())
         for future, *_ in mine:
             future.cancel()
         return True
 
-    def follow(self, group: Group, leader: Group) -> None:
-        """``group`` waits for work that ``leader``'s jobs do (one judgement shared by identical submissions):
-        it counts as started when ``leader`` starts, so a deadline on its first job is met by the leader's."""
+    def lend(self, holder: Group, borrower: Group | None = None) -> Callable[[], None]:
+        """``borrower`` (default: :func:`current_group`) waits for work that ``holder``'s jobs do (one
+        judgement shared by identical submissions, one build). Until the returned function is called, the
+        borrower's tenant takes the holder's queued jobs in its own turns, so the work runs with the best
+        standing among those waiting for it; the borrower counts as started once a job of the holder runs."""
+        borrower = borrower or current_group()
+        tenant = borrower.tenant
         with self._cond:
-            if leader.started is None:
-                leader.followers.append(group)
-            elif group.started is None:
-                group.started = leader.started
+            if holder._running and borrower.started is None:
+                borrower.started = time.monotonic()
+            elif borrower.started is None:
+                holder._followers.append(borrower)
+            if tenant is holder.tenant:
+                return _nothing
+            holder._borrowers[tenant] = holder._borrowers.get(tenant, 0) + 1
+            if holder._borrowers[tenant] == 1 and holder._queue:
+                self._offer(holder, [tenant])
+                self._cond.notify()
+
+        def withdraw() -> None:
+            with self._cond:
+                left = holder._borrowers.get(tenant, 0) - 1
+                if left > 0:
+                    holder._borrowers[tenant] = left
+                    return
+                holder._borrowers.pop(tenant, None)
+                if holder._queue:
+                    self._withhold(holder, [tenant])
+        return withdraw
 
     @property
     def busy(self) -> int:
         """Slots running a job right now."""
         return sum(self._running)
 
-    def _next(self) -> tuple[Tenant, tuple] | None:
+    def _offer(self, group: Group, tenants: list[Tenant]) -> None:
+        """``group`` has queued jobs these tenants may take (under the lock)."""
+        for tenant in tenants:
+            if not tenant._groups:
+                self._ready.append(tenant)
+            tenant._groups.append(group)
+
+    def _withhold(self, group: Group, tenants: list[Tenant]) -> None:
+        """``group`` has no more queued jobs for these tenants (under the lock)."""
+        for tenant in tenants:
+            tenant._groups.remove(group)
+            if not tenant._groups:
+                self._ready.remove(tenant)
+
+    def _next(self) -> tuple[Tenant, Group, tuple] | None:
         """The next job for a free slot (under the lock): round-robin over the tenants with queued jobs,
         skipping those that run their share already. Marks it running."""
         while self._ready:
@@ -190,33 +238,38 @@ class WorkerPool:
                     break
             else:
                 return None  # not reached by a free slot: the shares of the waiting tenants fill every slot
-            group, task = tenant._queue.popleft()
-            if not tenant._queue:
-                self._ready.pop()  # the tenant just rotated to the back
+            group = tenant._groups[0]  # first come, first run within a tenant
+            task = group._queue.popleft()
+            if not group._queue:
+                self._withhold(group, group._takers())
             if task[0].set_running_or_notify_cancel():  # False: the caller cancelled it; take the next
                 tenant._running += 1
+                group._running += 1
                 self.jobs_started += 1
+                now = time.monotonic()
                 if group.started is None:
-                    group.started = time.monotonic()
-                    followers, group.followers = group.followers, []
-                    for follower in followers:
-                        if follower.started is None:
-                            follower.started = group.started
-                return tenant, task
+                    group.started = now
+                followers, group._followers = group._followers, []
+                for follower in followers:
+                    if follower.started is None:
+                        follower.started = now
+                return tenant, group, task
         return None
 
     def _work(self, slot: Slot) -> None:
-        tenant: Tenant | None = None
+        taken: tuple[Tenant, Group] | None = None
         while True:
             with self._cond:
-                if tenant is not None:
-                    tenant._running -= 1
+                if taken is not None:
+                    taken[0]._running -= 1
+                    taken[1]._running -= 1
                 while (picked := self._next()) is None:
                     if self._closed:  # queued jobs are run before the slots close
                         slot.close()
                         return
                     self._cond.wait()
-            tenant, (future, job, stdin, limits, files, fetch, program) = picked
+            tenant, group, (future, job, stdin, limits, files, fetch, program) = picked
+            taken = tenant, group
             self._running[slot.index] = True
             try:
                 outcome = slot.run(job, stdin, limits, files, fetch, program.fd if program else None)

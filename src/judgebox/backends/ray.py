@@ -37,6 +37,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..callers import process_caller
 from ..dedupe import ResultCache, Unkeyable, submission_key
 from ..errors import InvalidInput, JudgeboxError
 from ..judging import Judge as LocalJudge
@@ -275,7 +276,7 @@ class RayJudge(JudgesCode):
     async def _send(self, member: _Member, batch: list[_Work], cases: int) -> None:
         try:
             try:
-                call = member.handle.judge_batch.remote([w.submission for w in batch])
+                call = member.handle.judge_batch.remote([w.submission for w in batch], process_caller())
             except Exception as exc:  # it cannot be sent (a value that does not pickle): no actor is at fault
                 self._unsendable(batch, exc)
                 return
@@ -419,7 +420,7 @@ class RayJudge(JudgesCode):
             member = min(ready, key=lambda m: m.in_flight / m.capacity)
             member.in_flight += len(bodies)  # runs of its slots as a batch's cases are: the next goes elsewhere
             try:
-                return await member.handle.run_code.remote(bodies)
+                return await member.handle.run_code.remote(bodies, process_caller())
             except Exception as exc:
                 cause = _cause(exc)
                 self._counts["retries"] += 1

@@ -7,6 +7,7 @@ import asyncio
 import os
 from typing import Any
 
+from ..callers import as_caller
 from ..types import JudgeResult, Submission
 from ..verdicts import Verdict
 
@@ -34,8 +35,12 @@ class NodeJudge:
         return {"node_id": ray.get_runtime_context().get_node_id(), "pid": os.getpid(), "creator": self.creator,
                 "slots": len(self.judge.pool.slots), "isolation": self.judge.isolation()}
 
-    async def judge_batch(self, submissions: list[Submission]) -> list[JudgeResult]:
-        return list(await asyncio.gather(*(self._judged(s) for s in submissions)))
+    async def judge_batch(self, submissions: list[Submission], caller: str) -> list[JudgeResult]:
+        """Every submission judged as ``caller``'s work: the actor is shared by every RayJudge of the cluster,
+        and each driver's caches stay its own (judgebox.callers)."""
+        with as_caller(caller):  # the tasks gather starts copy the context
+            judged = [asyncio.ensure_future(self._judged(s)) for s in submissions]
+        return list(await asyncio.gather(*judged))
 
     async def _judged(self, submission: Submission) -> JudgeResult:
         try:
@@ -43,8 +48,11 @@ class NodeJudge:
         except Exception as exc:  # a failure of this node's judge: SE, never lost
             return failed(submission, f"the judge on node {os.uname().nodename} failed: {type(exc).__name__}: {exc}")
 
-    async def run_code(self, bodies: list[dict[str, Any]]) -> list[tuple[dict[str, Any] | None, str | None]]:
-        """SandboxFusion /run_code requests, answered by this node's sandbox (judgebox.verl's parity presets)."""
+    async def run_code(self, bodies: list[dict[str, Any]], caller: str
+                       ) -> list[tuple[dict[str, Any] | None, str | None]]:
+        """SandboxFusion /run_code requests, answered by this node's sandbox (judgebox.verl's parity presets),
+        as ``caller``'s work."""
         from ..verl.transport import Embedded
 
-        return await asyncio.to_thread(Embedded().run_code, bodies)
+        with as_caller(caller):  # to_thread carries the context
+            return await asyncio.to_thread(Embedded().run_code, bodies)

@@ -4,6 +4,13 @@ An artifact lives in a sealed memfd that every run of it receives as fd 5, so ru
 nothing. A failed build (a compile error) is cached too: the same broken program fails once. Entries
 are evicted least-recently-used past a byte budget; an evicted memfd stays open until the last run
 holding it is done (its ``Artifact`` object is gone).
+
+What is shared, and with whom (:mod:`judgebox.callers`): a build serves only the caller that made it, so
+one caller learns nothing of another's programs or checkers from a hit, and never waits on a build queued
+behind another caller's work. Within one caller, a build in progress is shared: whoever asks for it
+meanwhile waits for it, and lends the build its own standing in the worker pool (``lend``), so a build
+queued behind its owner's other work runs as soon as a waiter's fair share allows. The wait is bounded by
+the build's own limits.
 """
 
 from __future__ import annotations
@@ -15,6 +22,9 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
+
+from ..callers import current_caller
 
 SEALS = fcntl.F_SEAL_SEAL | fcntl.F_SEAL_SHRINK | fcntl.F_SEAL_GROW | fcntl.F_SEAL_WRITE
 
@@ -48,14 +58,21 @@ class Build:
 
 
 class ArtifactCache:
-    def __init__(self, max_bytes: int = 1 << 30) -> None:
+    """Builds by content and caller. ``holder()`` names who is building (the worker pool's current group);
+    ``lend(holder)`` is called in a waiter before it waits on that build, and what it returns is called
+    once the wait is over (:meth:`judgebox.backends.local.WorkerPool.lend`); both default to nothing."""
+
+    def __init__(self, max_bytes: int = 1 << 30, holder: Callable[[], Any] | None = None,
+                 lend: Callable[[Any], Callable[[], object]] | None = None) -> None:
         self.max_bytes = max_bytes
         self.hits = 0
         self.misses = 0
+        self.shared_in_flight = 0
+        self.holder, self.lend = holder, lend
         self._entries: OrderedDict[str, Build] = OrderedDict()
         self._bytes = 0
         self._lock = threading.Lock()
-        self._building: dict[str, threading.Event] = {}
+        self._building: dict[str, tuple[threading.Event, Any]] = {}
 
     @staticmethod
     def key(*parts: str) -> str:
@@ -65,8 +82,9 @@ class ArtifactCache:
         return digest.hexdigest()
 
     def get_or_build(self, key: str, build: Callable[[], Build]) -> Build:
-        """The cached build for ``key``, or ``build()`` run once however many threads ask at the same
-        time. A build that failed for reasons of the machine is not cached."""
+        """The current caller's cached build for ``key``, or ``build()`` run once however many of its threads
+        ask at the same time. A build that failed for reasons of the machine is not cached."""
+        key = self.key(current_caller(), key)
         while True:
             with self._lock:
                 if key in self._entries:
@@ -74,12 +92,19 @@ class ArtifactCache:
                     self.hits += 1
                     cached = self._entries[key]
                     return Build(cached.artifact, cached.compile_error, cached.compile_timed_out)
-                waiting = self._building.get(key)
-                if waiting is None:
-                    self._building[key] = threading.Event()
+                building = self._building.get(key)
+                if building is None:
+                    self._building[key] = (threading.Event(), self.holder() if self.holder else None)
                     self.misses += 1
                     break
-            waiting.wait()
+                self.shared_in_flight += 1
+            done, holder = building
+            withdraw = self.lend(holder) if self.lend is not None and holder is not None else None
+            try:
+                done.wait()
+            finally:
+                if withdraw is not None:
+                    withdraw()
         try:
             result = build()
             if result.system_error is None:
@@ -87,7 +112,7 @@ class ArtifactCache:
             return result
         finally:
             with self._lock:
-                self._building.pop(key).set()
+                self._building.pop(key)[0].set()
 
     def _store(self, key: str, result: Build) -> None:
         size = result.artifact.size if result.artifact else len(result.compile_error or "")

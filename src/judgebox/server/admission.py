@@ -22,6 +22,7 @@ from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
 from ..backends.local import Group, Tenant, WorkerPool, grouped
+from ..callers import as_caller, process_caller
 
 T = TypeVar("T")
 
@@ -49,19 +50,20 @@ class Admission:
 
     async def run(self, work: Callable[[], Awaitable[T]], max_wait: float | None = None,
                   gone: Callable[[], Awaitable[object]] | None = None,
-                  tenant: Tenant | None = None) -> tuple[T, Group]:
+                  tenant: Tenant | None = None, caller: str | None = None) -> tuple[T, Group]:
         """Await ``work()``, whose jobs join a new group (of ``tenant``, or of a tenant of its own), and
         return its result with the group. Its first job must start within ``max_wait`` seconds (never more
         than the server's own bound), else :class:`Overloaded`; when ``gone()`` returns (the client hung
-        up), :class:`ClientGone`. Either way, and when the caller is cancelled, the queued jobs are cancelled."""
+        up), :class:`ClientGone`. Either way, and when the caller is cancelled, the queued jobs are cancelled.
+        ``caller`` is whose work it is (:mod:`judgebox.callers`: the caches it may use); default this process."""
         if tenant not in self._requests and len(self._requests) >= self.max_requests:
             raise Overloaded(f"too many requests in flight ({self.max_requests}); retry later")
         wait = self.max_wait if max_wait is None else max(0.0, min(max_wait, self.max_wait))
         loop = asyncio.get_running_loop()
         deadline = loop.time() + wait
         group = Group(tenant)
-        with grouped(group):  # the task copies the context: every job it submits joins the group
-            task = asyncio.ensure_future(work())
+        with grouped(group), as_caller(caller or process_caller()):  # the task copies the context: its jobs
+            task = asyncio.ensure_future(work())                       # join the group, as the caller's work
         watcher = asyncio.ensure_future(gone()) if gone is not None else None
         self._in_flight.add(group)
         self._requests[group.tenant] = self._requests.get(group.tenant, 0) + 1
