@@ -42,9 +42,13 @@ def test_testlib_exit_codes(exit_code, verdict):
     assert verdict_of_testlib(exit_code, None, b"msg\n") == CheckResult(verdict, "msg")
 
 
-def test_testlib_fail_is_se():
-    """testlib's FAIL is the checker's verdict on its own inputs, never blamed on the output."""
-    assert verdict_of_testlib(3, None, b"FAIL jury is wrong").verdict is Verdict.SE
+def test_testlib_fail_is_no_verdict_until_blamed():
+    """testlib's FAIL is within an output's reach (ensuref, beating the jury): no verdict by itself, but a
+    failure whose fault the re-run on the expected answer decides (WA if the checker judges it, else SE)."""
+    said = verdict_of_testlib(3, None, b"FAIL jury is wrong")
+    assert isinstance(said, str) and "FAIL" in said
+    assert blame(said, CheckResult(Verdict.AC)).verdict is Verdict.WA
+    assert blame(said, verdict_of_testlib(3, None, b"FAIL jury is wrong")).verdict is Verdict.SE
 
 
 @pytest.mark.parametrize(("exit_code", "signal", "stderr"), [

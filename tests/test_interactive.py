@@ -113,24 +113,32 @@ int main() { int lo = 1, hi = 1000000; char a[4];
 
 
 @pytest.mark.slow  # the testlib interactor compiles testlib.h (about 15 s) once per module
-def test_a_broken_interactor_is_se(testlib_judge):
+def test_a_broken_interactor_scores_zero_and_one_that_cannot_run_is_se(testlib_judge):
+    """An interactor's crash or FAIL once the exchange began is blamed on the solution's exchange (WA: a
+    solution's queries can reach an interactor's ensuref), so a broken one scores 0, never a mask; one
+    that does not compile failed before any solution ran, which the judge saw itself: SE."""
     crashing = {"language": "cpp", "code": "#include <cstdlib>\nint main() { abort(); }"}
     result = testlib_judge.judge(BINARY_SEARCH, dict(guess("777\n"), interactor=crashing))
-    assert result.verdict is Verdict.SE and "interactor" in result.cases[0].message
+    assert result.verdict is Verdict.WA and "interactor failed" in result.cases[0].message
     failing = {"language": "cpp", "code": '#include "testlib.h"\nint main(int c, char* v[]) {\n'
                'registerInteraction(c, v); quitf(_fail, "bad input"); }'}
-    assert testlib_judge.judge(BINARY_SEARCH, dict(guess("777\n"), interactor=failing)).verdict is Verdict.SE
+    result = testlib_judge.judge(BINARY_SEARCH, dict(guess("777\n"), interactor=failing))
+    assert result.verdict is Verdict.WA and "FAIL" in result.cases[0].message and result.score == 0.0
+    broken = {"language": "cpp", "code": "int main( { }"}
+    result = testlib_judge.judge(BINARY_SEARCH, dict(guess("777\n"), interactor=broken))
+    assert result.verdict is Verdict.SE and "does not compile" in result.cases[0].message
 
 
 def test_a_solution_that_crashes_first_is_re_whatever_the_interactor_does(judge):
-    """A buggy interactor that aborts at end of file: the solution's crash before it is RE, never an SE
-    of the solution's making; the same abort after a clean exit is the dataset's bug (SE)."""
+    """A buggy interactor that aborts at end of file: the solution's crash before it is RE; the same abort
+    after a clean exit is blamed on the solution's exchange (WA, score 0: never an SE a solution could make
+    by what it sends)."""
     aborts = {"language": "python",
               "code": "import os\ntry:\n    input()\nexcept EOFError:\n    os.abort()\n"}
     data = {"inputs": ["1\n"], "outputs": [""], "interactor": aborts}
     assert judge.judge("raise SystemExit(3)", data).verdict is Verdict.RE
     assert judge.judge("print('hello', flush=True)", data).verdict is Verdict.AC
-    assert judge.judge("pass", data).verdict is Verdict.SE
+    assert judge.judge("pass", data).verdict is Verdict.WA
 
 
 def test_refused_before_anything_runs(judge):

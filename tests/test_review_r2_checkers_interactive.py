@@ -215,12 +215,16 @@ if got > answer:
 """
 
 
-def test_a_fail_for_beating_the_jury_is_not_wa(judge):
+def test_a_fail_for_beating_the_jury_is_wa_not_a_mask(judge):
+    """The rule for rewards: a FAIL the output reaches is blamed on the output once the checker judges the
+    jury's answer cleanly, so a wrong output cannot buy a masked SE with it. The documented cost: a right
+    answer that beats a wrong jury answer scores 0 (WA) on that case, not SE."""
     data = {"inputs": ["9\n", "10\n"], "outputs": ["6\n", "10\n"],  # 6 is a wrong jury answer for 9
             "checker": {"language": "python", "code": BETTER_THAN_JURY_CHECKER, "protocol": "testlib"}}
     result = judge.judge("n = int(input())\nprint(n - n % 2)", data)
     assert result.cases[1].verdict is Verdict.AC  # the mechanism works where the jury is right
-    assert result.cases[0].verdict is Verdict.SE, result.cases[0].message
+    assert result.cases[0].verdict is Verdict.WA, result.cases[0].message
+    assert "to blame" in result.cases[0].message
 
 
 def test_the_verl_profile_does_not_pay_an_empty_program_on_an_interactive_problem():
@@ -249,11 +253,9 @@ int main(int argc, char *argv[]) {
 
 
 @pytest.mark.slow  # compiles testlib.h (about 15 s)
-@pytest.mark.xfail(strict=True, reason="known gap: testlib's FAIL is SE unconditionally now, so an output "
-                                       "that makes testlib itself FAIL (readInts of a negative count the "
-                                       "output chose) buys a masked SE; before, the answer's clean run "
-                                       "blamed the output (WA)")
 def test_a_testlib_fail_the_output_provokes_is_not_se():
+    """Was a strict xfail (testlib's FAIL was SE unconditionally): a FAIL now goes through the blame step,
+    and the checker judges the jury's answer cleanly, so the output that provoked it is WA."""
     import judgebox
     from judgebox.sandbox.config import SandboxConfig
     from special_judges import find_testlib
@@ -263,4 +265,5 @@ def test_a_testlib_fail_the_output_provokes_is_not_se():
     with judgebox.Judge(SandboxConfig(testlib=find_testlib()), slots=1) as judge:
         assert judge.judge("print(1)\nprint(5)", data).verdict is Verdict.AC  # the checker works
         result = judge.judge("print(-1)", data)
-    assert result.cases[0].verdict is not Verdict.SE, result.cases[0].message
+    assert result.cases[0].verdict is Verdict.WA, result.cases[0].message
+    assert "FAIL" in result.cases[0].message and "to blame" in result.cases[0].message

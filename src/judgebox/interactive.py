@@ -9,9 +9,14 @@ cover both; memory is the run's. The verdict, in this order:
    process ran for a while, as when both sides wait to read);
 2. a solution that crashed or exited non-zero before the interactor ended: RE (whatever the interactor
    then made of the closed pipe, even a crash of its own);
-3. an interactor that failed (testlib's FAIL) or crashed: SE, the dataset's fault. Through the pipes a
-   solution cannot provoke that in a sound interactor (it ignores SIGPIPE; testlib answers junk and end
-   of file with WA or PE); an interactor that FAILs on what the solution sent is the dataset's bug;
+3. an interactor that failed (testlib's FAIL, a crash, an exit code testlib does not have) once it ran
+   beside the solution: WA, blamed on the solution's exchange. The solution's queries reach it (an ``ensuref``
+   on them, a query "better" than the jury's, a count its reader rejects), and unlike a checker it cannot
+   be run again without the solution to tell the dataset's bug from the output's doing: so, as for a
+   checker (``checkers/programs.py``), SE, every trainer's "no reward", is only what the judge itself
+   observed failing without the solution: an interactor that does not compile or cannot run here, the
+   sandbox's failure, a run without its supervisor's account (rule 1). The cost: a broken interactor
+   scores 0 for every solution (never a mask a policy could aim for), and is seen in the messages;
 4. the interactor's WA or PE (what the solution did after it, even dying of a broken pipe, changes nothing);
 5. a solution still running once the interactor ended: TLE; one that failed after it: RE;
 6. the interactor's OK (AC) or points.
@@ -85,10 +90,9 @@ def verdict(outcome: RunOutcome, spec: LanguageSpec) -> CheckResult:
         return crashed  # whatever the interactor then made of it, a crash of its own included
     exit_code, signal = account["interactor"]
     said = verdict_of_testlib(exit_code, signal, outcome.stdout)
-    if isinstance(said, str):
-        return CheckResult(Verdict.SE, f"the interactor failed: {said}")
-    if said.verdict is Verdict.SE:  # its FAIL
-        return said
+    if isinstance(said, str):  # its FAIL or crash: the solution's exchange is blamed (rule 3)
+        return CheckResult(Verdict.WA, f"the interactor failed on this solution's exchange ({said}): the "
+                                       "solution is blamed")
     if said.verdict in (Verdict.WA, Verdict.PE) and said.points is None:
         return said
     if account["cut"]:

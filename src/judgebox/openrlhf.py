@@ -18,17 +18,39 @@ query string, one trainer's choice each: ``?preset=prime`` (:mod:`judgebox.prese
 
 The answer is ``{"rewards": [...], "scores": [...], "extra_logs": {...}}``: the reward of each sample, the
 same as its score (what OpenRLHF's dynamic filtering averages per prompt group), and per sample
-``judgebox_all_passed`` and ``judgebox_no_code`` (OpenRLHF logs extra_logs with its metrics).
+``judgebox_all_passed``, ``judgebox_no_code`` and ``judgebox_no_reward`` (OpenRLHF logs extra_logs with its
+metrics).
 
-**A sample the judge failed on (SE).** OpenRLHF has no "no reward" value in an answer: whatever number
-comes back is trained on. So a request with any SE sample is answered ``503`` (``Retry-After: 1``), never
-a made-up reward. OpenRLHF's request function retries a failed request 5 times, 1 s apart, and each retry
-is judged afresh (an SE result is never kept by judgebox's result cache), so a passing failure (a worker
-killed) costs a retry. When it persists, OpenRLHF gives up on the sample: it logs the failure, the sample
-gets no reward (None), and its trainer stops with an error when it makes the batch's experience, rather
-than learn from an invented 0. Every such sample is counted (the server's
-``judgebox_reward_samples_total{outcome="no_reward"}``, :func:`judgebox.rewards.stats`) and logged with
-the reason and the request id.
+**A sample the judge failed on (SE).** SE is only what the judge itself saw fail (a checker that fails on
+the jury's answer too, a checker or interactor that does not compile, the sandbox's failure): a wrong
+program cannot make one (:mod:`judgebox.checkers.programs`, :mod:`judgebox.interactive`). One such sample
+never withholds the other samples' rewards. What OpenRLHF 0.11.2 does with an answer decides the rest:
+
+- its executor (``openrlhf/utils/agent.py``, ``SingleTurnAgentExecutor.execute``) posts one query per
+  request and keeps the answer's ``rewards``, ``scores`` and ``extra_logs`` as they are; a failed request
+  is retried 5 times, 1 s apart (``_post_request``), then the sample's reward is None;
+- ``trainer/ppo_utils/samples_generator.py`` makes ``torch.tensor([reward])`` of the reward and of every
+  extra_logs value (a None in a list is a TypeError there), and ``experience_maker.py`` takes a None reward
+  for "no rewards: ask the reward model" (an error without one) or fails at ``torch.cat``: the trainer stops;
+- ``compute_advantages_and_returns`` normalises each prompt group's rewards (mean, std) and whitens the
+  advantages of the batch: a NaN would make the whole group's (or batch's) advantages NaN. There is no
+  per-sample mask: extra_logs are only logged.
+
+So the only per-sample value OpenRLHF takes is a finite number. A sample the judge failed on is judged
+once more within the request (an SE result is never kept by the result cache, so a passing failure, a
+worker killed, costs one more judging); if it fails again its reward and score are ``0.0``
+(:data:`NO_REWARD`), the floor of every scale here and what a failing program earns, so provoking a judge
+failure never pays, and it is flagged: ``judgebox_no_reward`` is 1.0 for it in extra_logs (OpenRLHF logs
+the batch's mean with its metrics), it is counted (once in the server's
+``judgebox_reward_samples_total{outcome="no_reward"}``; each judging in :func:`judgebox.rewards.stats`) and
+logged with the reason and the request id. A problem whose case is broken thus scores 0 for every sample
+of its group: no advantage under a group baseline, and outside OpenRLHF's default dynamic filtering range
+(an average strictly between 0 and 1).
+
+Only when every sample of the request is SE before any of its cases was judged (the judge itself is down:
+an exception, a closed pool; or, rarer, test data that loads but cannot make a submission) is the request
+answered ``503`` (``Retry-After: 1``): OpenRLHF's own handling of a failed reward server (its retries,
+then no reward and a stopped trainer) rather than zeros from a judge that judged nothing.
 """
 
 from __future__ import annotations
@@ -44,9 +66,11 @@ from .errors import InvalidInput, JudgeboxError
 from .server.schemas import RewardModelAnswer, RewardModelRequest
 from .types import JudgeResult
 
-__all__ = ["SETTINGS", "Outcome", "response_text", "score", "settings"]
+__all__ = ["NO_REWARD", "RETRIES", "SETTINGS", "Outcome", "response_text", "score", "settings"]
 
 SETTINGS = ("preset", "binary")  # the URL's query parameters
+NO_REWARD = 0.0  # the reward and score of a sample the judge failed on twice (flagged in extra_logs)
+RETRIES = 1  # a sample the judge failed on is judged this many more times within the request
 _TRUE, _FALSE = ("true", "1", "yes"), ("false", "0", "no")
 # End-of-sequence markers a decode with special tokens kept leaves after the response: <|im_end|>,
 # <|endoftext|>, <|eot_id|>, </s>, DeepSeek's <｜end▁of▁sentence｜>.
@@ -60,11 +84,14 @@ KEPT_CHARS = 32
 
 @dataclass(frozen=True)
 class Outcome:
-    """A request's answer, or why there is none: the samples the judge failed on (index, reason)."""
+    """A request's answer (None: the judge judged none of its samples' cases), the samples the judge failed
+    on (index, reason: each given :data:`NO_REWARD` in the answer), the samples without code, and how many
+    judgings were retried."""
 
     answer: RewardModelAnswer | None
     failed: tuple[tuple[int, str], ...] = ()
     no_code: int = 0
+    retried: int = 0
 
 
 def settings(query_parameters: Mapping[str, str]) -> tuple[str, bool]:
@@ -139,17 +166,30 @@ def samples(body: RewardModelRequest) -> list[dict[str, Any]]:
 
 
 async def score(body: RewardModelRequest, judge: Any, preset: str = "judgebox", binary: bool = False) -> Outcome:
-    """Judge every sample of the request in one batch: the answer, or the samples the judge failed on."""
-    results = await rewards.score_batch(samples(body), judge=judge, preset=preset, binary=binary)
+    """Judge every sample of the request in one batch (those the judge failed on once more): every reward
+    it could compute, :data:`NO_REWARD` and a flag for the others; no answer only when the judge judged no
+    case of any sample."""
+    made = samples(body)
+    options = {"judge": judge, "preset": preset, "binary": binary}
+    results = await rewards.score_batch(made, **options)
+    retried = 0
+    for _ in range(RETRIES):
+        again = [i for i, result in enumerate(results) if rewards.is_system_error(result)]
+        if not again:
+            break
+        retried += len(again)
+        for i, result in zip(again, await rewards.score_batch([made[i] for i in again], **options)):
+            results[i] = result
     scored = [rewards.reward(r, preset=preset, binary=binary) for r in results]
     no_code = sum(rewards.no_code(r) for r in results)
     failed = tuple((i, _reason(r)) for i, (r, s) in enumerate(zip(results, scored)) if s is None)
-    if failed:
-        return Outcome(None, failed, no_code)
-    values = [float(s) for s in scored if s is not None]
+    if len(failed) == len(results) and not any(r.cases for r in results):  # the judge itself is down
+        return Outcome(None, failed, no_code, retried)
+    values = [NO_REWARD if s is None else float(s) for s in scored]
     logs = {"judgebox_all_passed": [float(_all_passed(r)) for r in results],
-            "judgebox_no_code": [float(rewards.no_code(r)) for r in results]}
-    return Outcome(RewardModelAnswer(rewards=values, scores=values, extra_logs=logs), (), no_code)
+            "judgebox_no_code": [float(rewards.no_code(r)) for r in results],
+            "judgebox_no_reward": [float(s is None) for s in scored]}
+    return Outcome(RewardModelAnswer(rewards=values, scores=values, extra_logs=logs), failed, no_code, retried)
 
 
 def _all_passed(result: JudgeResult) -> bool:

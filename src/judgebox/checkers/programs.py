@@ -4,16 +4,31 @@ Two checker conventions:
 
 - ``testlib``: ``checker <input> <output> <answer>`` (any compiled language; C/C++ find ``testlib.h`` in
   the include folder named by ``SandboxConfig(testlib=...)`` or ``$JUDGEBOX_TESTLIB``). Its exit code is
-  the verdict: 0 OK, 1 WA, 2 PE, 3 FAIL (the checker says its own inputs are wrong), 7 points (stderr
-  begins ``points <value>``).
+  the verdict: 0 OK, 1 WA, 2 PE, 3 FAIL, 7 points (stderr begins ``points <value>``).
 - ``codeforces-python``: open-r1's Codeforces data, ``python checker.py <input> <expected> <actual>``,
   whose last stdout token is its score: ``1`` accepts, ``0`` rejects (a fraction in between is partial).
 
 An interactor (testlib's ``interactor <input> <output>``, stdin and stdout joined to the solution's) ends
 with the same exit codes; ``interactive.py`` runs it.
 
-How a failure of the dataset's program is told apart from a solution that provoked it: see
-:func:`checker_verdict` and :func:`blame`.
+**Whose fault a checker's failure is.** SE (every trainer's "no reward", a masked sample) comes only
+from a failure the judge itself observed: a policy must never be able to buy one with its output. testlib's
+FAIL is no exception: it is what ``ensuref`` says of a participant's value it rejects, what testlib itself
+says of a count the output chose (``readInts(-1)``), and what the "participant beats the jury" idiom says
+(``quitf(_fail, ...)`` when the output is better than the jury's answer), so a wrong output can reach it
+at will. A FAIL, a crash, a checker's own limits or an answer it does not give (a score outside [0, 1])
+are all no verdict, and the checker is run once more with the jury's answer as the output
+(:meth:`ProgramRunner.check`, :func:`blame`):
+
+- it judges the jury's answer cleanly (OK, WA, PE or points): the failure came from this output, which is
+  WA (score 0), with a message saying so;
+- it fails on the jury's answer too: the checker or the case is broken, which the judge saw for itself
+  without the solution: SE;
+- the judge's own failure on either run (the sandbox, a checker that cannot be built or run here): SE.
+
+The cost, chosen for rewards (the safe side of a reward is 0, never a mask a policy can aim for): a
+genuine answer better than the jury's scores 0 (WA), not SE. ``interactive.py`` applies the same rule to
+an interactor, which cannot be re-run without the solution.
 """
 
 from __future__ import annotations
@@ -150,12 +165,11 @@ class ProgramRunner:
               ) -> Future[CheckResult]:
         """The checker's verdict on ``output`` (the solution's whole stdout, read once its run ended).
 
-        testlib's FAIL is the checker's verdict on its own inputs (a wrong answer file, a jury answer the
-        participant beat): SE, as testlib means it. A checker that fails otherwise (a crash, its limits, an
-        answer it does not give) is run once
+        A checker that fails (testlib's FAIL, a crash, its limits, an answer it does not give) is run once
         more with the expected answer as the output. If it judges that cleanly, the failure came from the
-        solution's output, which is WA (a solution cannot buy an SE with junk, floods or NULs); if it fails
-        on the answer too, the checker or the case is broken: SE, never WA nor AC."""
+        solution's output, which is WA (a solution cannot buy an SE with junk, floods, NULs, a value its
+        ``ensuref`` rejects or an answer "better" than the jury's); if it fails on the answer too, the
+        checker or the case is broken: SE, never WA nor AC."""
         verdict: Future[CheckResult] = Future()
         if prepared.error is not None:
             verdict.set_result(CheckResult(Verdict.SE, prepared.error))
@@ -187,7 +201,8 @@ def blame(failure: str, on_answer: CheckResult | str) -> CheckResult:
     if isinstance(on_answer, CheckResult) and on_answer.verdict is Verdict.SE:
         return on_answer
     if isinstance(on_answer, CheckResult):
-        return CheckResult(Verdict.WA, f"the checker failed on this output ({failure}), not on the expected answer")
+        return CheckResult(Verdict.WA, f"the checker failed on this output ({failure}) but judged the expected "
+                                       "answer cleanly: the output is to blame")
     return CheckResult(Verdict.SE, f"the checker is broken: {failure}; on the expected answer: {on_answer}")
 
 
@@ -205,14 +220,15 @@ def read_checker_run(protocol: str, outcome: RunOutcome) -> CheckResult | str:
 
 
 def verdict_of_testlib(exit_code: int | None, signal: int | None, message: bytes) -> CheckResult | str:
-    """A testlib program's exit as a verdict (its message is its stderr), or why it is not one."""
+    """A testlib program's exit as a verdict (its message is its stderr), or why it is not one: testlib's
+    FAIL is no verdict either (whose fault it is, is :func:`blame`'s or the interactor's rule to say)."""
     text = message.decode("utf-8", "replace").strip()[:MESSAGE_CHARS]
     if signal is not None:
         return f"killed by signal {signal}"
     if exit_code in TESTLIB_VERDICTS:
         return CheckResult(TESTLIB_VERDICTS[exit_code], text)
-    if exit_code == TESTLIB_FAIL:  # testlib's word that its own inputs are wrong: never the solution's
-        return CheckResult(Verdict.SE, f"the checker reported FAIL: {text}")
+    if exit_code == TESTLIB_FAIL:  # an output can reach it (ensuref, beating the jury): never SE by itself
+        return f"it reported FAIL: {text}"
     if exit_code == TESTLIB_POINTS:
         found = _POINTS.match(text)
         return _points(found.group(1) if found else "", text)

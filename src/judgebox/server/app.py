@@ -245,7 +245,8 @@ def create_app(settings: ServerSettings | None = None, judge: Judge | None = Non
         return StreamingResponse(stream(), media_type="application/x-ndjson")
 
     @app.post("/openrlhf/reward", response_model=schemas.RewardModelAnswer,
-              responses={503: {"description": "the judge failed on a sample: no reward is made up for it"}})
+              responses={503: {"description": "the judge judged no case of any sample (it is down): no rewards "
+                                               "are made up"}})
     async def openrlhf_reward(body: schemas.RewardModelRequest, request: Request) -> Response:
         """OpenRLHF's ``--remote_rm_url``: each query's response judged on its label's test cases
         (:mod:`judgebox.openrlhf`); ``?preset=`` and ``?binary=`` choose the scoring."""
@@ -257,11 +258,16 @@ def create_app(settings: ServerSettings | None = None, judge: Judge | None = Non
         samples.labels("no_code").inc(outcome.no_code)
         if outcome.answer is None:
             index, reason = outcome.failed[0]
-            log.warning("/openrlhf/reward: %d of %d samples without reward, answered 503 (sample %d: %s) [%s]",
-                        len(outcome.failed), len(body.query), index, reason[:300], request_id.get())
+            log.warning("/openrlhf/reward: the judge judged no case of the %d samples, answered 503 (sample %d: %s) "
+                        "[%s]", len(body.query), index, reason[:300], request_id.get())
             detail = [{"sample": i, "reason": why} for i, why in outcome.failed]
             return JSONResponse({"detail": detail}, status_code=503, headers={"Retry-After": "1"})
-        samples.labels("scored").inc(len(body.query) - outcome.no_code)
+        if outcome.failed:  # each judged twice; the others' rewards are answered all the same
+            index, reason = outcome.failed[0]
+            log.warning("/openrlhf/reward: %d of %d samples the judge failed on, rewarded %g and flagged "
+                        "judgebox_no_reward (sample %d: %s) [%s]", len(outcome.failed), len(body.query),
+                        openrlhf.NO_REWARD, index, reason[:300], request_id.get())
+        samples.labels("scored").inc(len(body.query) - outcome.no_code - len(outcome.failed))
         return _json(outcome.answer)
 
     return app
