@@ -19,7 +19,7 @@ import pytest
 
 import judgebox
 from conftest import Server, load_dataset
-from judgebox import Case, CaseResult, JudgeResult, Limits, Submission, Verdict, checkers
+from judgebox import Case, CaseResult, JudgeResult, Limits, Submission, Verdict, callers, checkers
 from judgebox.checkers import Checker, CheckerProgram, Checking, Interactor
 from judgebox.dedupe import Abandoned, ResultCache, Unkeyable, retained_bytes, submission_key
 
@@ -436,9 +436,22 @@ def server():
         yield running
 
 
-def _post_all(url: str, body: dict, times: int) -> list[httpx.Response]:
+ONE_CALLER = {callers.HEADER: callers.new_caller()}  # the requests of one client share its caches
+
+
+def _post_all(url: str, body: dict, times: int, headers: dict | None = ONE_CALLER) -> list[httpx.Response]:
     with ThreadPoolExecutor(times) as threads:
-        return list(threads.map(lambda _: httpx.post(url + "/judge", json=body, timeout=60), range(times)))
+        return list(threads.map(lambda _: httpx.post(url + "/judge", json=body, headers=headers, timeout=60),
+                                range(times)))
+
+
+def test_requests_that_declare_no_caller_share_nothing(server):
+    before = _dedupe_metrics(server.url)
+    answers = _post_all(server.url, {"code": "print(int(input()) * 11)",
+                                     "cases": [{"stdin": "6", "expected_output": "66"}]}, 3, headers=None)
+    assert [a.json()["verdict"] for a in answers] == ["AC"] * 3
+    after = _dedupe_metrics(server.url)
+    assert after["judgebox_dedupe_misses_total"] - before.get("judgebox_dedupe_misses_total", 0) == 3
 
 
 def test_metrics_show_the_dedupe_counts(server):

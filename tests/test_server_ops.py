@@ -79,6 +79,7 @@ def _value(samples: list, **labels: str) -> float:
 
 
 def test_metrics_count_requests_cases_and_latency_per_language(server):
+    server.wait_for_self_tests()  # their jobs would be counted busy at the end
     before = _samples(server)
     httpx.post(server.url + "/run_code", json={"code": "print(1)", "language": "python"})
     httpx.post(server.url + "/run_code", json={"code": "1 / 0", "language": "python3"})

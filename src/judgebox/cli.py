@@ -61,6 +61,9 @@ def main(argv: list[str] | None = None) -> int:
                        help="bearer token required on every endpoint but the health checks (env JUDGEBOX_TOKEN)")
     serve.add_argument("--max-body-mb", type=int, default=64, help="largest request body accepted (413 beyond)")
     serve.add_argument("--max-wait", type=float, default=30.0, help="seconds a request may queue before a 504")
+    serve.add_argument("--share-caches", action="store_true",
+                       help="one caller for every request: a single-tenant server shares judgements and builds "
+                            "between requests that declare no X-Judgebox-Caller (default: each request its own)")
     serve.add_argument("--log-level", default="info")
     serve.set_defaults(handler=_serve)
 
@@ -181,7 +184,7 @@ def _serve(args: argparse.Namespace) -> int:
 
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s %(message)s")
     settings = ServerSettings(slots=args.workers, token=args.token, max_body_bytes=args.max_body_mb * 2**20,
-                              max_wait=args.max_wait)
+                              max_wait=args.max_wait, share_caches=args.share_caches)
     uvicorn.run(create_app(settings), host=args.host, port=args.port, log_level=args.log_level,
                 access_log=False)
     return 0

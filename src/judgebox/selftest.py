@@ -14,6 +14,7 @@ import json
 import os
 import subprocess
 
+from .backends.local import Group, Tenant, grouped
 from .errors import JudgeboxError
 from .judging import Judge
 from .languages import LANGUAGES, LanguageSpec, missing_tools
@@ -25,11 +26,19 @@ VERSION_FLAGS = {"go": "version", "javac": "-version", "lua5.4": "-v"}
 
 
 async def language_report(judge: Judge) -> list[dict[str, object]]:
-    """One entry per language: name, aliases, description, available, and the reason if not."""
-    return list(await asyncio.gather(*(_check(judge, spec) for spec in LANGUAGES)))
+    """One entry per language: name, aliases, description, available, and the reason if not. The checks
+    are one tenant of the worker pool: a server's start-up self-tests take one fair share, so a request
+    arriving meanwhile waits for one turn, not for one turn per language."""
+    tenant = Tenant()
+    return list(await asyncio.gather(*(_check(judge, spec, Group(tenant)) for spec in LANGUAGES)))
 
 
-async def _check(judge: Judge, spec: LanguageSpec) -> dict[str, object]:
+async def _check(judge: Judge, spec: LanguageSpec, group: Group) -> dict[str, object]:
+    with grouped(group):  # its jobs, those of the threads it starts too, join the report's tenant
+        return await _checked(judge, spec)
+
+
+async def _checked(judge: Judge, spec: LanguageSpec) -> dict[str, object]:
     entry: dict[str, object] = {"name": spec.name, "aliases": list(spec.aliases), "description": spec.description,
                                 "version": await asyncio.to_thread(toolchain_version, judge, spec)}
     missing = missing_tools(spec)

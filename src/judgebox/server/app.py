@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import functools
 import json
 import logging
 import os
@@ -24,7 +25,7 @@ from fastapi.responses import JSONResponse, PlainTextResponse, Response, Streami
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from pydantic import BaseModel
 
-from .. import openrlhf
+from .. import callers, openrlhf
 from ..backends.local import Group, Tenant
 from ..errors import JudgeboxError
 from ..judging import Judge
@@ -49,6 +50,9 @@ class ServerSettings:
     max_waiting: int = 4096  # requests in flight before 504s
     max_wait: float = 30.0  # seconds a request may wait for its first case to start on a slot
     default_memory_mb: int = 1024  # for /run_code's memory_limit_MB = -1
+    # One caller for every request (judgebox.callers): a single-tenant deployment shares its caches between
+    # requests that declare no caller. Off, each request is the caller it declares, or a caller of its own.
+    share_caches: bool = False
     output_bytes: int = 64 * 1024 * 1024
     sandbox: SandboxConfig = field(default_factory=SandboxConfig)
 
@@ -163,16 +167,17 @@ def create_app(settings: ServerSettings | None = None, judge: Judge | None = Non
             return _json(RunCodeResponse(status="SandboxError", executor_pod_name=pod, message=spec))
         arguments = translate.run_once_arguments(spec, body, settings.default_memory_mb, settings.output_bytes)
         arrived = _arrival(request)
-        programs = the_judge().programs
+        judge = the_judge()
 
         async def run() -> tuple[object, RunOutcome | None]:
             if spec.compiled:  # the compiler may run: off the event loop
-                built, future = await asyncio.get_running_loop().run_in_executor(None, programs.run_once, *arguments)
+                built, future = await judge.off_loop(functools.partial(judge.programs.run_once, *arguments))
             else:
-                built, future = programs.run_once(*arguments)
+                built, future = judge.programs.run_once(*arguments)
             return built, await asyncio.wrap_future(future) if future is not None else None
 
-        (built, outcome), group = await admission().run(run, translate.queue_budget(body), _hang_up(request))
+        (built, outcome), group = await admission().run(run, translate.queue_budget(body), _hang_up(request),
+                                                        caller=caller_of(request))
         waited = _queue_time(group, arrived)
         metrics.queue_time.observe(waited)
         response = translate.run_code_response(spec, built, outcome, waited, pod)  # type: ignore[arg-type]
@@ -182,8 +187,16 @@ def create_app(settings: ServerSettings | None = None, judge: Judge | None = Non
         metrics.latency.labels("/run_code", spec.name).observe(time.monotonic() - arrived)
         return _json(response)
 
+    def caller_of(request: Request) -> str:
+        """Whose work a request is: the caller it declares, else one of its own (the server's one caller when
+        the operator shares the caches)."""
+        if settings.share_caches:
+            return callers.SHARED
+        declared = request.headers.get(callers.HEADER)
+        return callers.new_caller() if declared is None else "declared:" + callers.valid_caller(declared)
+
     async def judge_one(body: JudgeRequest, arrived: float, gone: Callable[[], Awaitable[object]] | None,
-                        tenant: Tenant | None = None) -> JudgeResponse:
+                        caller: str, tenant: Tenant | None = None) -> JudgeResponse:
         judge = the_judge()
         if body.cases is not None:
             cases: object = translate.cases_from(body.cases)
@@ -195,7 +208,7 @@ def create_app(settings: ServerSettings | None = None, judge: Judge | None = Non
         submission = judge.submission(body.code, cases, body.language, translate.limits_from(body.limits),
                                       body.checker, body.stop_on_first_failure)
         result, group = await admission().run(lambda: judge.judge_submission_async(submission), gone=gone,
-                                              tenant=tenant)
+                                              tenant=tenant, caller=caller)
         waited = _queue_time(group, arrived)
         metrics.queue_time.observe(waited)
         for case in result.cases:
@@ -206,7 +219,7 @@ def create_app(settings: ServerSettings | None = None, judge: Judge | None = Non
     @app.post("/judge", response_model=JudgeResponse)
     async def judge_endpoint(body: JudgeRequest, request: Request) -> Response:
         """Judge one submission on all its cases; the headline verdict and every case's result."""
-        return _json(await judge_one(body, _arrival(request), _hang_up(request)))
+        return _json(await judge_one(body, _arrival(request), _hang_up(request), caller_of(request)))
 
     @app.post("/judge/batch", response_class=StreamingResponse,
               responses={200: {"content": {"application/x-ndjson": {"schema": BatchLine.model_json_schema()}}}})
@@ -214,11 +227,11 @@ def create_app(settings: ServerSettings | None = None, judge: Judge | None = Non
         """Judge many submissions; one NDJSON line (a ``BatchLine``) per submission as each finishes.
         The submissions share one tenant: the request is as fair to others as a /judge of all their cases."""
         arrived = _arrival(request)
-        tenant = Tenant()
+        tenant, caller = Tenant(), caller_of(request)
 
         async def line(index: int, submission: JudgeRequest) -> str:
             try:
-                result = await judge_one(submission, arrived, None, tenant)
+                result = await judge_one(submission, arrived, None, caller, tenant)
                 return BatchLine(index=index, result=result).model_dump_json()
             except (JudgeboxError, RequestValidationError, Overloaded, UnicodeEncodeError, RecursionError) as exc:
                 return BatchLine(index=index, error=_error_text(exc)).model_dump_json()
@@ -252,7 +265,7 @@ def create_app(settings: ServerSettings | None = None, judge: Judge | None = Non
         (:mod:`judgebox.openrlhf`); ``?preset=`` and ``?binary=`` choose the scoring."""
         preset, binary = openrlhf.settings(request.query_params)
         outcome, _ = await admission().run(lambda: openrlhf.score(body, the_judge(), preset, binary),
-                                           gone=_hang_up(request))
+                                           gone=_hang_up(request), caller=caller_of(request))
         samples = metrics.reward_samples
         samples.labels("no_reward").inc(len(outcome.failed))
         samples.labels("no_code").inc(outcome.no_code)
