@@ -30,8 +30,8 @@ class Metrics:
         self.cache_misses = Gauge("judgebox_artifact_cache_misses", "Builds that ran a compiler",
                                   registry=self.registry)
         self.reward_samples = Counter("judgebox_reward_samples_total", "Samples of /openrlhf/reward by outcome "
-                                      "(scored, no_code, no_reward: the judge failed, answered 503)", ["outcome"],
-                                      registry=self.registry)
+                                      "(scored, no_code, no_reward: the judge failed on it, rewarded 0.0 and "
+                                      "flagged)", ["outcome"], registry=self.registry)
 
     def watch_dedupe(self, judge: Callable[[], Any]) -> None:
         """Show the dedupe counts of the judge ``judge()`` returns (None before the server started)."""
