@@ -9,11 +9,25 @@
   choice. A background thread asks an ejected endpoint's ``/health`` (``/v1/ping`` where there is none)
   after a backoff that doubles up to ``READMIT_BACKOFF[1]``, and admits it back when it answers ``ok``, on
   probation: one more failed request ejects it again, and each ejection since it last answered a request
-  doubles its first wait. A request it answers admits it back for good. Every endpoint's ``/health`` is
+  doubles its first wait; on probation it is given one request at a time. A request it answers admits it
+  back for good. A request it does not answer within the attempt's time (a server whose ``/health`` answers
+  but whose requests hang) is its failure too: ``judgebox.client`` gives an attempt only part of the call's
+  time when another endpoint is left to ask. Every endpoint's ``/health`` is
   also asked every ``HEALTH_INTERVAL`` seconds, so one that died idle is ejected before a request finds
   out, and a name is resolved again then (addresses added and gone are followed). When every endpoint is
   ejected, requests go to all of them anyway: that is no worse than one server and finds the first one
   back. A sole endpoint is never ejected (there is nothing to fail over to) and has no thread.
+- **Answers**: an endpoint whose judging answers are mostly judge-side SE (its sandbox failing behind a
+  working HTTP layer) while the others' are not is ejected too, and checked back in the same way: of its
+  last ``SE_WINDOW`` judging answers (a /judge result, a /run_code answer, a batch line) at least
+  ``SE_EVIDENCE``, at least ``SE_SICK`` of them SE, and the other endpoints' share (of their own last
+  answers, ``SE_EVIDENCE`` at least together) lower by ``SE_MARGIN`` or more. Back on probation, one SE
+  answer that the others' share would not explain ejects it again. Submissions that are SE everywhere (an
+  invalid dataset, a language no server runs) raise every endpoint's share alike and eject none, and the
+  endpoints compared with are in the choice, so one always stays. An SE is never a verdict on the program,
+  so asking another endpoint is safe: :meth:`Pool.doubts` tells the client when an SE answer is worth a
+  second opinion (the first SE of a call while the others' share is under ``SE_TRAFFIC``, or any SE of an
+  ejected endpoint or one on probation).
 - **Budget**: at most ``concurrency`` requests in flight to the pool from the whole process (``concurrency=``,
   else ``$JUDGEBOX_CLIENT_CONCURRENCY``, else no limit but the connection pools'), granted first come first
   served to threads and asyncio tasks alike. Clients of the same endpoints and budget in one process share
@@ -49,6 +63,11 @@ READMIT_BACKOFF = (0.25, 10.0)  # seconds before an ejected endpoint's first che
 HEALTH_TIMEOUT = 2.0
 HEALTH_BYTES = 1 << 20  # a /health answer is a small JSON object; more is not read
 MAX_ENDPOINTS = 64  # a name's lookup answers what it likes: no more endpoints than this are made of it
+SE_WINDOW = 20  # an endpoint's last judging answers whose judge-side SE share is weighed
+SE_EVIDENCE = 10  # answers (its own, and the others' together) before its share is judged
+SE_SICK = 0.8  # its SE share from which it may be ejected ...
+SE_MARGIN = 0.6  # ... when the others' share is lower by at least this much
+SE_TRAFFIC = 0.5  # the others' SE share from which an SE looks like the submissions', not the endpoint's
 CONCURRENCY_ENV = "JUDGEBOX_CLIENT_CONCURRENCY"
 
 
@@ -80,6 +99,9 @@ class Endpoint:
     slots: int | None = None  # from its /health
     backoff: float = 0.0
     next_check: float = 0.0
+    probation: bool = False  # admitted back on its /health alone: one request at a time, until it answers well
+    judged: deque[bool] = field(default_factory=lambda: deque(maxlen=SE_WINDOW))  # its last judging answers: SE?
+    se_answers: int = 0  # judge-side SE answers, in all
 
     def headers(self) -> dict[str, str]:
         return {"Host": self.host} if self.host else {}
@@ -90,7 +112,9 @@ class Endpoint:
     def stats(self) -> dict[str, Any]:
         return {"url": self.url, "host": self.host, "in_flight": self.in_flight, "requests": self.requests,
                 "failures": self.failures, "consecutive_failures": self.consecutive, "ejected": self.ejected,
-                "ejections": self.ejections, "last_failure": self.last_failure, "slots": self.slots}
+                "ejections": self.ejections, "last_failure": self.last_failure, "slots": self.slots,
+                "probation": self.probation, "se_answers": self.se_answers,
+                "se_share": round(sum(self.judged) / len(self.judged), 3) if self.judged else None}
 
 
 @dataclass(eq=False)
@@ -191,6 +215,12 @@ class Lease:
 
     def __init__(self, pool: Pool, endpoint: Endpoint) -> None:
         self.pool, self.endpoint, self._open = pool, endpoint, True
+        self.judged: list[bool] = []
+
+    def judge(self, se: bool) -> None:
+        """A judging answer of the request (its /judge or /run_code answer, a line of its batch stream): whether
+        it is a judge-side SE (the server's sandbox failed, not the program). Weighed when the lease ends."""
+        self.judged.append(se)
 
     def answered(self) -> None:
         """The endpoint answered (any status but a failing one): it is alive."""
@@ -207,7 +237,7 @@ class Lease:
     def _end(self, answered: bool, failure: str | None) -> None:
         if self._open:
             self._open = False
-            self.pool._finished(self.endpoint, answered, failure)
+            self.pool._finished(self.endpoint, answered, failure, self.judged)
 
 
 @dataclass(eq=False)
@@ -255,6 +285,19 @@ class Pool:
         with self._cond:
             return any(endpoint not in tried for endpoint in self._choice())
 
+    def doubts(self, endpoint: Endpoint, first: bool) -> bool:
+        """Whether a judge-side SE answer of ``endpoint`` (already weighed) is worth asking another endpoint:
+        always from an ejected endpoint or one on probation; else only the ``first`` SE of a call, and only while
+        the other endpoints' SE share is under ``SE_TRAFFIC`` (or they have answered too little to tell): SE
+        from them too says the submissions are SE, and a second SE from another endpoint is taken as it is."""
+        with self._cond:
+            if endpoint.ejected or endpoint.probation:
+                return True
+            if not first:
+                return False
+            answers, se = self._others(endpoint)
+            return answers < SE_EVIDENCE or se < SE_TRAFFIC * answers
+
     def size(self) -> int:
         with self._cond:
             return len(self.endpoints)
@@ -275,6 +318,7 @@ class Pool:
         with self._cond:
             choice = self._choice()
             fresh = [e for e in choice if e not in tried] or choice
+            fresh = [e for e in fresh if not (e.probation and e.in_flight)] or fresh  # on probation: one at a time
             least = min(e.in_flight for e in fresh)
             endpoint = random.choice([e for e in fresh if e.in_flight == least])
             endpoint.in_flight += 1
@@ -282,13 +326,20 @@ class Pool:
         tried.add(endpoint)
         return Lease(self, endpoint)
 
-    def _finished(self, endpoint: Endpoint, answered: bool, failure: str | None) -> None:
+    def _finished(self, endpoint: Endpoint, answered: bool, failure: str | None, judged: Sequence[bool] = ()
+                  ) -> None:
         with self._cond:
             endpoint.in_flight -= 1
-            if answered:
-                endpoint.consecutive = endpoint.streak = 0
-                if endpoint.ejected:  # it answered a request: better than its /health
-                    self._admit(endpoint, trusted=True)
+            sick = self._weigh(endpoint, judged)
+            if sick is not None:
+                endpoint.last_failure = sick
+                self._eject(endpoint)
+            elif answered:
+                endpoint.consecutive = 0
+                if not judged or not all(judged):  # a working answer, not SE alone
+                    endpoint.streak, endpoint.probation = 0, False
+                    if endpoint.ejected:  # it answered a request: better than its /health
+                        self._admit(endpoint, trusted=True)
             elif failure is not None:
                 endpoint.failures += 1
                 endpoint.consecutive += 1
@@ -297,10 +348,33 @@ class Pool:
                     self._eject(endpoint)
         self.budget.release()
 
+    def _weigh(self, endpoint: Endpoint, judged: Sequence[bool]) -> str | None:
+        """Under the lock. Record a request's judging answers; why the endpoint is to be ejected for its SE
+        answers, or None. Only an SE answer can eject it, never a working one."""
+        for se in judged:
+            endpoint.judged.append(se)
+            endpoint.se_answers += se
+        mine = endpoint.judged
+        if not any(judged) or endpoint.ejected or (len(mine) < SE_EVIDENCE and not endpoint.probation):
+            return None
+        answers, se = self._others(endpoint)
+        share = sum(mine) / len(mine)
+        if answers < SE_EVIDENCE or share < SE_SICK or share - se / answers < SE_MARGIN:
+            return None
+        return f"judge-side SE in {sum(mine)} of its last {len(mine)} answers; the others': {se} of {answers}"
+
+    def _others(self, endpoint: Endpoint) -> tuple[int, int]:
+        """Under the lock. The judging answers in the windows of the other endpoints in the choice, and their SE."""
+        others = [e for e in self.endpoints if e is not endpoint and not e.ejected]
+        return sum(len(e.judged) for e in others), sum(sum(e.judged) for e in others)
+
     def _eject(self, endpoint: Endpoint) -> None:
-        """Under the lock. A sole endpoint stays: there is nothing to fail over to."""
+        """Under the lock. A sole endpoint stays: there is nothing to fail over to. Its answers so far are
+        forgotten (and again when it is admitted back on probation): it is judged on those it gives then."""
         if endpoint.ejected or len(self.endpoints) < 2:
             return
+        endpoint.judged.clear()
+        endpoint.probation = False
         endpoint.ejected, endpoint.ejections, endpoint.streak = True, endpoint.ejections + 1, endpoint.streak + 1
         endpoint.backoff = min(self.readmit_backoff[1], self.readmit_backoff[0] * 2 ** (endpoint.streak - 1))
         endpoint.next_check = time.monotonic() + endpoint.backoff
@@ -308,8 +382,11 @@ class Pool:
 
     def _admit(self, endpoint: Endpoint, trusted: bool) -> None:
         """Back in the choice. Admitted on its /health alone, it is on probation: one more failed request
-        ejects it again (its /health may answer while its requests fail: a broken proxy, a wrong service)."""
-        endpoint.ejected, endpoint.backoff = False, 0.0
+        ejects it again (its /health may answer while its requests fail: a broken proxy, a wrong service, a
+        server whose requests hang), and so does an SE answer the others' would not explain (a broken sandbox)."""
+        endpoint.ejected, endpoint.backoff, endpoint.probation = False, 0.0, not trusted
+        if not trusted:
+            endpoint.judged.clear()  # judged on the answers it gives from now on (not those still in flight then)
         endpoint.consecutive = 0 if trusted else self.eject_after - 1
 
     def _watch(self) -> None:

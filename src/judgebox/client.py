@@ -18,11 +18,18 @@ Each call has a deadline: ``deadline=`` seconds, by default the client's ``timeo
 and transport errors (refused or dropped connections, protocol errors, connect timeouts) are retried, up to
 ``max_attempts`` attempts (at least one per endpoint), after the server's ``Retry-After`` or an exponential
 backoff with full jitter; a retry goes at once to another endpoint when there is one the call has not tried.
-No sleep runs past the deadline and each attempt's timeouts are capped by the time left. A ``/judge/batch``
-stream that breaks midway is sent again with only the submissions whose lines had not come, to another
-endpoint when there is one. Retrying is safe because every call is pure: /run_code and /judge run the
-same program on the same input under the same limits, and a run twice gives the same verdict, so an
-answer lost with a dying server is asked of the next one. Exceptions, all with ``request_id``:
+No sleep runs past the deadline and each attempt's timeouts are capped by the time left: by half of it
+(``ATTEMPT_SHARE``) while another endpoint is left for the call to try, so an endpoint that never answers
+(its /health fine, its requests hung) costs half the time and the other half asks the next one; such a
+timeout is that endpoint's failure. A ``/judge/batch`` stream that breaks midway is sent again with only the
+submissions whose lines had not come, to another endpoint when there is one. A judge-side SE answer (a
+/judge result's SE, a /run_code ``SandboxError``, a batch line's SE or error) is asked again of an endpoint
+the call has not tried, at once, when the pool doubts it (:meth:`judgebox.balance.Pool.doubts`: an endpoint
+whose sandbox fails while the others' do not), and the first answer that is not SE is the call's; the SE
+answer is given when no other endpoint answers in time. Retrying is safe because every call is pure:
+/run_code and /judge run the same program on the same input under the same limits, and a run twice gives the
+same verdict, so an answer lost with a dying server is asked of the next one, and SE is never a verdict on
+the program. Exceptions, all with ``request_id``:
 
     ClientError              base of them all
     ├── BadAnswer            a success status whose answer does not parse (a batch stream's lines included),
@@ -65,12 +72,13 @@ from .client_answers import (
     _Traced,
 )
 from .client_bodies import judge_body, run_code_body, submission_body
-from .server.schemas import LimitsModel
+from .server.schemas import JudgeResponse, LimitsModel, RunCodeResponse
 from .types import Case, Limits, Submission
 
 __all__ = ["AsyncClient", "BadAnswer", "BatchReply", "Client", "ClientError", "DeadlineExceeded", "JudgeReply",
            "RunCodeReply", "ServerRejected", "ServerUnavailable"]
 RETRY_STATUSES = frozenset({429, 502, 503, 504})
+ATTEMPT_SHARE = 0.5  # of the time left, an attempt's timeouts when another endpoint is left to try
 
 
 Reply = TypeVar("Reply", bound=_Traced)
@@ -79,14 +87,20 @@ Reply = TypeVar("Reply", bound=_Traced)
 class _Call:
     """One call's request id, deadline and attempts; decides whether and when to try again."""
 
-    def __init__(self, owner: _Base, deadline: float | None, expected: int = 0) -> None:
+    def __init__(self, owner: _Base, deadline: float | None, expected: int = 0, line_timeout: float | None = None
+                 ) -> None:
         self.owner, self.seconds = owner, owner.timeout if deadline is None else deadline
+        self.line_timeout = line_timeout  # of a batch: the longest wait for its next line, while an attempt is left
         self.ends = time.monotonic() + self.seconds
         self.request_id, self.attempts, self.expected = uuid.uuid4().hex, 0, expected
         self.last = ""  # the last failure, for messages
         self.tried: set[Endpoint] = set()
         self.received: set[int] = set()  # of a batch: the submissions whose lines came
         self.sent: list[int] = []  # of a batch: the submissions of the stream being read, in its order
+        self.streamed: set[int] = set()  # of a batch: the submissions whose lines the stream being read gave
+        self.reserved = False  # the last attempt's timeouts kept time back for an attempt elsewhere
+        self.doubted: set[int] = set()  # the answers (a batch's indices; 0 for a call's) asked again after an SE
+        self.held: dict[int, Any] = {}  # SE answers held back while another endpoint is asked (keys as doubted)
 
     def left(self) -> float:
         return self.ends - time.monotonic()
@@ -97,12 +111,19 @@ class _Call:
                                 self.request_id)
 
     def timeout(self) -> httpx.Timeout:
-        """The next attempt's timeouts, capped by the time left (pool waits may last until the deadline)."""
+        """The next attempt's timeouts (its endpoint leased): the time left, or ``ATTEMPT_SHARE`` of it when
+        another attempt could go to an endpoint the call has not tried, which keeps the rest for it."""
         left = self.left()
         if left <= 0:
             raise self.expired()
         self.attempts += 1
-        return httpx.Timeout(left, connect=min(self.owner.connect_timeout, left))
+        self.reserved = not self.spent() and self.owner._pool.untried(self.tried)
+        wait = min(left * ATTEMPT_SHARE, self.line_timeout or left) if self.reserved else left
+        return httpx.Timeout(wait, connect=min(self.owner.connect_timeout, wait))
+
+    def spent(self) -> bool:
+        """Whether the call has made all its attempts."""
+        return self.attempts >= max(self.owner.max_attempts, self.owner._pool.size())
 
     def retry(self, failure: httpx.Response | httpx.TransportError) -> float:
         """Seconds to wait before the next attempt; raises when there is to be none."""
@@ -116,9 +137,10 @@ class _Call:
             self.last, cause = f"{type(failure).__name__}: {failure}", failure
             if isinstance(failure, httpx.UnsupportedProtocol):
                 raise ClientError(str(failure), self.request_id) from failure
-            if isinstance(failure, httpx.TimeoutException) and not isinstance(failure, httpx.ConnectTimeout):
-                raise self.expired() from failure  # read, write and pool timeouts end at the deadline
-        if self.attempts >= max(self.owner.max_attempts, self.owner._pool.size()):
+            if isinstance(failure, httpx.TimeoutException) and not isinstance(failure, httpx.ConnectTimeout) \
+                    and not self.reserved:
+                raise self.expired() from failure  # the attempt had all the time left: the deadline passed
+        if self.spent():
             raise ServerUnavailable(f"no answer after {self.attempts} attempt(s); last failure: {self.last}",
                                     self.request_id, self.attempts, status, detail) from cause
         if self.owner._pool.untried(self.tried):
@@ -141,44 +163,100 @@ class _Call:
         return reply
 
     def batch(self, submissions: list[dict]) -> dict:
-        """The body of the next ``/judge/batch`` attempt: the submissions whose lines have not come."""
+        """The body of the next ``/judge/batch`` attempt: the submissions whose lines have not come (or came SE
+        and are asked again)."""
         self.sent = [i for i in range(len(submissions)) if i not in self.received]
+        self.streamed = set()
         return {"submissions": [submissions[i] for i in self.sent]}
 
-    def line(self, text: str) -> BatchReply:
-        """A line of the stream, its index that of the call's own submissions."""
+    def line(self, text: str, lease: Lease) -> BatchReply | None:
+        """A line of the stream, its index that of the call's own submissions; None for an SE line held back
+        while another endpoint is asked."""
         if self.left() <= 0:
             raise self.expired()
         reply = self.parse(text, BatchReply)
-        if not 0 <= reply.index < len(self.sent) or self.sent[reply.index] in self.received:
+        if not 0 <= reply.index < len(self.sent) or self.sent[reply.index] in self.streamed:
             raise BadAnswer(f"the batch stream sent a line for index {reply.index}: not one of the {len(self.sent)} "
                               "submissions sent, or a second line for one", self.request_id)
         reply.index = self.sent[reply.index]
+        self.streamed.add(reply.index)
+        self.held.pop(reply.index, None)
+        se = reply.result is None or reply.result.verdict == "SE"
+        lease.judge(se)
+        if se and self.doubt(lease.endpoint, reply.index):
+            self.held[reply.index] = reply
+            return None
         self.received.add(reply.index)
         return reply
 
-    def finished(self) -> None:
-        if len(self.received) != self.expected:
-            raise BadAnswer(f"the batch stream ended after {len(self.received)} of {self.expected} lines",
+    def finished(self, lease: Lease) -> list[BatchReply] | None:
+        """The stream ended: the SE lines held back, to be given now that the call is done; None when they are
+        to be asked of another endpoint (the stream's lease is ended either way)."""
+        if len(self.streamed) != len(self.sent):
+            raise BadAnswer(f"the batch stream ended after {len(self.streamed)} of {len(self.sent)} lines",
                               self.request_id)
+        lease.answered()
+        if self.held and not self.spent() and self.left() > 0 and self.owner._pool.untried(self.tried):
+            return None
+        return self.flush()
+
+    def broken(self, lease: Lease, exc: httpx.TransportError | BadAnswer) -> float:
+        """The stream broke (its connection, or a line that does not parse): seconds to wait before it is
+        resumed; raises when it is not to be."""
+        if isinstance(exc, BadAnswer):
+            self.unusable(lease, exc)
+            return 0.0
+        _transport_failed(lease, exc)
+        return self.retry(exc)
+
+    def flush(self) -> list[BatchReply]:
+        """The SE answers held back, given as they are: no other endpoint gave its own in time."""
+        held, self.held = self.held, {}
+        self.received.update(held)
+        return list(held.values())
 
     def read(self, response: httpx.Response, lease: Lease, model: type[Reply] | None) -> tuple[bool, Any]:
-        """(True, the answer parsed), or (False, None) when it does not parse and another endpoint is to be asked."""
+        """(True, the answer parsed), or (False, None) when another endpoint is to be asked: the answer does not
+        parse, or it is an SE the pool doubts (held back, given if no other endpoint answers: :meth:`given_up`)."""
         try:
             reply = self.parse(response.content, model)
         except BadAnswer as exc:
             self.unusable(lease, exc)
             return False, None
+        se = _judge_side_error(reply)
+        if se is not None:
+            lease.judge(se)
         lease.answered()
+        if se and self.doubt(lease.endpoint, 0):
+            self.held[0] = reply
+            return False, None
+        self.held.clear()
         return True, reply
+
+    def given_up(self, exc: ClientError) -> Any:
+        """The call's SE answer held back when asking another endpoint failed with ``exc``; raises ``exc``
+        when there is none."""
+        if 0 in self.held:
+            return self.held.pop(0)
+        raise exc
+
+    def doubt(self, endpoint: Endpoint, index: int) -> bool:
+        """Whether an SE answer (the call's, or of a batch's submission ``index``) from ``endpoint`` is to be
+        asked of another endpoint: the pool doubts it, and there is one the call has not tried, an attempt
+        and time left."""
+        if self.spent() or self.left() <= 0 or not self.owner._pool.untried(self.tried):
+            return False
+        if not self.owner._pool.doubts(endpoint, first=index not in self.doubted):
+            return False
+        self.doubted.add(index)
+        return True
 
     def unusable(self, lease: Lease, exc: BadAnswer) -> None:
         """An answer that does not parse: the endpoint's failure; the call goes on at once to an endpoint
         it has not tried (raises ``exc`` when there is none, as a sole server answering so would again)."""
         lease.failed(str(exc)[:200])
         self.last = str(exc)
-        if self.attempts >= max(self.owner.max_attempts, self.owner._pool.size()) \
-                or not self.owner._pool.untried(self.tried):
+        if self.spent() or not self.owner._pool.untried(self.tried):
             raise exc
 
     def lease(self, lease: Lease | None) -> Lease:
@@ -269,12 +347,13 @@ class Client(_Base):
         body = judge_body(code, cases, test_cases, language, limits, checker, stop_on_first_failure)
         return self._fetch("/judge", body, deadline, JudgeReply)
 
-    def judge_batch(self, submissions: Iterable[Submission | dict], deadline: float | None = None
-                    ) -> Iterator[BatchReply]:
+    def judge_batch(self, submissions: Iterable[Submission | dict], deadline: float | None = None,
+                    line_timeout: float | None = None) -> Iterator[BatchReply]:
         """Judge many submissions (``Submission`` records or dicts in ``/judge``'s shape); yields one line per
         submission as each finishes, in that order. The request goes out when iteration starts; the deadline
-        covers the whole stream, checked at each line (a wait for a line is capped by the time left at the start)."""
-        return self._stream({"submissions": [submission_body(s) for s in submissions]}, deadline)
+        covers the whole stream, checked at each line (a wait for a line is capped by the time left at the start,
+        and by ``line_timeout`` while another endpoint is left to resume the stream on)."""
+        return self._stream({"submissions": [submission_body(s) for s in submissions]}, deadline, line_timeout)
 
     def health(self, deadline: float | None = None) -> dict:
         """A server's ``/health`` report (one endpoint's): status, isolation layers, languages, slots, queue depth."""
@@ -303,7 +382,10 @@ class Client(_Base):
         """POST ``body`` (GET when None) and parse the answer."""
         call = _Call(self, deadline)
         while True:
-            usable, reply = call.read(*self._send(call, path, body), model)
+            try:
+                usable, reply = call.read(*self._send(call, path, body), model)
+            except ClientError as exc:
+                return call.given_up(exc)
             if usable:
                 return reply
 
@@ -328,28 +410,29 @@ class Client(_Base):
             _answered(lease, response)
             time.sleep(call.retry(response))
 
-    def _stream(self, body: dict, deadline: float | None) -> Iterator[BatchReply]:
+    def _stream(self, body: dict, deadline: float | None, line_timeout: float | None) -> Iterator[BatchReply]:
         submissions = body["submissions"]
-        call = _Call(self, deadline, expected=len(submissions))
-        while True:
-            response, lease = self._send(call, "/judge/batch", call.batch(submissions), stream=True)
-            try:
-                for text in response.iter_lines():
-                    if text.strip():
-                        yield call.line(text)
-                call.finished()
-                lease.answered()
-                return
-            except httpx.TransportError as exc:
-                _transport_failed(lease, exc)
-                delay = call.retry(exc)
-            except BadAnswer as exc:
-                call.unusable(lease, exc)
-                delay = 0.0
-            finally:
-                response.close()
-                lease.release()
-            time.sleep(delay)
+        call = _Call(self, deadline, expected=len(submissions), line_timeout=line_timeout)
+        try:
+            while True:
+                response, lease = self._send(call, "/judge/batch", call.batch(submissions), stream=True)
+                try:
+                    for text in response.iter_lines():
+                        if text.strip() and (reply := call.line(text, lease)) is not None:
+                            yield reply
+                    done, delay = call.finished(lease), 0.0
+                except (httpx.TransportError, BadAnswer) as exc:
+                    done, delay = None, call.broken(lease, exc)
+                finally:
+                    response.close()
+                    lease.release()
+                if done is not None:
+                    yield from done
+                    return
+                time.sleep(delay)
+        except ClientError:
+            yield from call.flush()  # the SE lines held back for an endpoint that could not be asked
+            raise
 
 
 class AsyncClient(_Base):
@@ -378,9 +461,9 @@ class AsyncClient(_Base):
         body = judge_body(code, cases, test_cases, language, limits, checker, stop_on_first_failure)
         return await self._fetch("/judge", body, deadline, JudgeReply)
 
-    def judge_batch(self, submissions: Iterable[Submission | dict], deadline: float | None = None
-                    ) -> AsyncIterator[BatchReply]:
-        return self._stream({"submissions": [submission_body(s) for s in submissions]}, deadline)
+    def judge_batch(self, submissions: Iterable[Submission | dict], deadline: float | None = None,
+                    line_timeout: float | None = None) -> AsyncIterator[BatchReply]:
+        return self._stream({"submissions": [submission_body(s) for s in submissions]}, deadline, line_timeout)
 
     async def health(self, deadline: float | None = None) -> dict:
         return await self._fetch("/health", None, deadline)
@@ -405,7 +488,10 @@ class AsyncClient(_Base):
                     model: type[Reply] | None = None) -> Any:
         call = _Call(self, deadline)
         while True:
-            usable, reply = call.read(*await self._send(call, path, body), model)
+            try:
+                usable, reply = call.read(*await self._send(call, path, body), model)
+            except ClientError as exc:
+                return call.given_up(exc)
             if usable:
                 return reply
 
@@ -429,36 +515,57 @@ class AsyncClient(_Base):
             _answered(lease, response)
             await asyncio.sleep(call.retry(response))
 
-    async def _stream(self, body: dict, deadline: float | None) -> AsyncIterator[BatchReply]:
+    async def _stream(self, body: dict, deadline: float | None, line_timeout: float | None
+                      ) -> AsyncIterator[BatchReply]:
         submissions = body["submissions"]
-        call = _Call(self, deadline, expected=len(submissions))
-        while True:
-            response, lease = await self._send(call, "/judge/batch", call.batch(submissions), stream=True)
-            try:
-                async for text in response.aiter_lines():
-                    if text.strip():
-                        yield call.line(text)
-                call.finished()
-                lease.answered()
-                return
-            except httpx.TransportError as exc:
-                _transport_failed(lease, exc)
-                delay = call.retry(exc)
-            except BadAnswer as exc:
-                call.unusable(lease, exc)
-                delay = 0.0
-            finally:
-                await response.aclose()
-                lease.release()
-            await asyncio.sleep(delay)
+        call = _Call(self, deadline, expected=len(submissions), line_timeout=line_timeout)
+        try:
+            while True:
+                response, lease = await self._send(call, "/judge/batch", call.batch(submissions), stream=True)
+                try:
+                    async for text in response.aiter_lines():
+                        if text.strip() and (reply := call.line(text, lease)) is not None:
+                            yield reply
+                    done, delay = call.finished(lease), 0.0
+                except (httpx.TransportError, BadAnswer) as exc:
+                    done, delay = None, call.broken(lease, exc)
+                finally:
+                    await response.aclose()
+                    lease.release()
+                if done is not None:
+                    for reply in done:
+                        yield reply
+                    return
+                await asyncio.sleep(delay)
+        except ClientError:
+            for reply in call.flush():  # the SE lines held back for an endpoint that could not be asked
+                yield reply
+            raise
 
 
 def _transport_failed(lease: Lease, exc: httpx.TransportError) -> None:
-    """A refused, dropped or broken connection is the endpoint's failure; a timeout is the call's deadline."""
-    if isinstance(exc, httpx.TimeoutException) and not isinstance(exc, httpx.ConnectTimeout):
+    """A refused, dropped or broken connection, or no answer within the attempt's time, is the endpoint's
+    failure; a wait for one of this process's own pooled connections is not."""
+    if isinstance(exc, httpx.PoolTimeout):
         lease.release()
     else:
         lease.failed(f"{type(exc).__name__}: {exc}")
+
+
+def _judge_side_error(reply: Any) -> bool | None:
+    """Whether a judging answer says the judge failed (the server's sandbox, not the program): a /judge
+    result's SE, a /run_code ``SandboxError``; None for an answer that is not a judging one (/health, a ping)."""
+    if isinstance(reply, JudgeResponse):
+        return reply.verdict == "SE"
+    if isinstance(reply, RunCodeResponse):
+        return reply.status == "SandboxError"
+    if not isinstance(reply, dict):
+        return None
+    if "verdict" in reply and "passed" in reply:  # /judge's answer as plain JSON
+        return reply["verdict"] == "SE"
+    if reply.get("status") in ("Success", "Failed", "SandboxError") and ("run_result" in reply or "message" in reply):
+        return reply["status"] == "SandboxError"  # /run_code's
+    return None
 
 
 def _answered(lease: Lease, response: httpx.Response) -> None:

@@ -36,11 +36,16 @@ class ServerJudge(JudgesCode):
     """Judges on ``judgebox serve`` endpoints; safe to use from many threads and event loops at once.
 
     ``token`` (default ``$JUDGEBOX_TOKEN``) is sent as a bearer token; ``concurrency`` is the process-wide
-    budget of requests in flight (the balanced client's)."""
+    budget of requests in flight (the balanced client's). ``timeout`` bounds the seconds a submission's judging
+    may take, retries on other endpoints included (an endpoint that does not answer is given part of it, and
+    the rest goes to another); without it, a submission has as long as the server may take (its queue, and
+    every case at its wall-clock backstop, thrice). Past it the submission is SE."""
 
     def __init__(self, address: str | list[str], token: str | None = None, concurrency: int | None = None,
-                 timeout: float = 600.0) -> None:
-        self._options: dict[str, Any] = {"token": token, "timeout": timeout, "max_attempts": 4}
+                 timeout: float | None = None) -> None:
+        self.timeout = timeout
+        self._options: dict[str, Any] = {"token": token, "timeout": 600.0 if timeout is None else timeout,
+                                         "max_attempts": 4}
         if concurrency is not None:
             self._options["concurrency"] = concurrency
         self.address = address
@@ -57,7 +62,7 @@ class ServerJudge(JudgesCode):
         if (refused := _unsendable(submission)) is not None:
             return refused
         try:
-            answer = self.client.post_json("/judge", submission_body(submission), _deadline(submission))
+            answer = self.client.post_json("/judge", submission_body(submission), self._deadline(submission))
         except ClientError as exc:
             return _failed(submission, exc)
         return _result(submission, answer)
@@ -66,7 +71,7 @@ class ServerJudge(JudgesCode):
         if (refused := _unsendable(submission)) is not None:
             return refused
         loop, client = self._async_client()
-        posted = client.post_json("/judge", submission_body(submission), _deadline(submission))
+        posted = client.post_json("/judge", submission_body(submission), self._deadline(submission))
         try:  # a caller cancelled while it waits cancels the request on the judge's loop too
             answer = await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(posted, loop))
         except ClientError as exc:
@@ -90,8 +95,8 @@ class ServerJudge(JudgesCode):
             chunk = [items[i] for i in indices]
             answered: set[int] = set()
             try:
-                deadline = sum(_deadline(s) for s in chunk)
-                for line in self.client.judge_batch(chunk, deadline):
+                deadlines = [self._deadline(s) for s in chunk]  # a line at least as often as the longest allows
+                for line in self.client.judge_batch(chunk, sum(deadlines), line_timeout=max(deadlines)):
                     if line.index in answered or not 0 <= line.index < len(chunk):
                         continue  # a line the stream already gave, or for no submission of ours
                     answered.add(line.index)
@@ -127,6 +132,12 @@ class ServerJudge(JudgesCode):
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    def _deadline(self, submission: Submission) -> float:
+        """As long as the server may take (its queue, and every case at its wall-clock backstop, thrice), or
+        ``timeout`` if that is less."""
+        longest = 60 + 3 * submission.limits.wall_backstop * max(1, len(submission.cases))
+        return longest if self.timeout is None else min(self.timeout, longest)
+
     def _async_client(self) -> tuple[asyncio.AbstractEventLoop, AsyncClient]:
         with self._lock:
             if self._async is None:
@@ -140,11 +151,6 @@ class ServerJudge(JudgesCode):
 async def _opened(address: str | list[str], options: dict[str, Any]) -> AsyncClient:
     """An AsyncClient made on the loop that will use it."""
     return AsyncClient(address, **options)
-
-
-def _deadline(submission: Submission) -> float:
-    """As long as the server may take: its queue, and every case at its wall-clock backstop, thrice."""
-    return 60 + 3 * submission.limits.wall_backstop * max(1, len(submission.cases))
 
 
 def _result(submission: Submission, answer: Any) -> JudgeResult:
