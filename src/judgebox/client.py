@@ -58,7 +58,7 @@ from typing import Any, TypeVar
 import httpx
 from pydantic import ValidationError
 
-from . import __version__, balance
+from . import __version__, balance, callers
 from .balance import Endpoint, Lease
 from .client_answers import (
     BadAnswer,
@@ -270,7 +270,8 @@ class _Base:
                  max_attempts: int = 5, backoff: float = 0.25, max_backoff: float = 8.0, connect_timeout: float = 5.0,
                  pool_limits: httpx.Limits | None = None, concurrency: int | None = None) -> None:
         token = os.environ.get("JUDGEBOX_TOKEN") if token is None else token
-        headers = {"User-Agent": f"judgebox-client/{__version__}"}
+        # Who this process is to the server: the caches there serve a caller only its own work (judgebox.callers)
+        headers = {"User-Agent": f"judgebox-client/{__version__}", callers.HEADER: callers.process_caller()}
         if token:
             headers["Authorization"] = f"Bearer {token}"
         self.timeout, self.max_attempts, self.backoff = timeout, max(1, max_attempts), backoff
