@@ -26,6 +26,11 @@ In file mode every stdio case is ``io="file"`` (:class:`judgebox.Case`), as open
 judges them: the input is ``input.txt`` in the work folder and stdin is empty; the output checked (by the
 checker, or a checker program) is what the program left in ``output.txt``, where a missing file is an
 empty output (so WA unless nothing was expected) and what went to stdout is not judged.
+
+Test data comes from files and requests nobody here wrote, so every reader of it has one bound,
+:data:`MAX_RECORD_BYTES`: what one record is, or decodes to (a JSONL line, a packed field inflated, a
+Parquet row, test cases given as text), checked while it is decoded, never after; :func:`over_bound` says
+so in one wording wherever it is refused.
 """
 
 from __future__ import annotations
@@ -39,9 +44,16 @@ from typing import Any
 
 from .. import checkers
 from ..errors import InvalidCases, JudgeboxError
-from ..types import Case, Limits
+from ..types import Case, Limits, MiB
 
-__all__ = ["Problem", "load_cases", "load_problem"]
+__all__ = ["MAX_RECORD_BYTES", "Problem", "json_error", "load_cases", "load_problem", "over_bound"]
+
+# The request body judgebox serve takes by default: a record it could not be sent is not read whole
+# either. A decompression bomb costs about this much before it is refused.
+MAX_RECORD_BYTES = 64 * MiB
+# What CPython's parser makes of a literal, a node of it (~1 KiB measured for each comma or bracket):
+# ast.literal_eval of 7 MiB of "{1}," takes 4 GiB, so a literal's text is weighed before it is parsed
+LITERAL_NODE_BYTES = 1536
 
 CASE_KEYS = frozenset({"inputs", "outputs", "fn_name", "assert_case", "official_tests"})
 SETTING_KEYS = frozenset({"checker", "interactor", "time_limit", "memory_limit", "language", "input_mode",
@@ -69,6 +81,12 @@ class Problem:
         return limits.replace(**changes) if changes else limits
 
 
+def over_bound(what: str, size: int | None = None) -> str:
+    """Why ``what`` (of ``size`` bytes, or at least that many) is refused: the one wording of the bound."""
+    told = f" ({size / MiB:.1f} MiB)" if size is not None else ""
+    return f"{what}{told} is over the {MAX_RECORD_BYTES // MiB} MiB bound of one record"
+
+
 def load_cases(test_cases: Any, limits: Limits | None = None) -> tuple[Case, ...]:
     return load_problem(test_cases, limits).cases
 
@@ -78,10 +96,12 @@ def load_problem(test_cases: Any, limits: Limits | None = None) -> Problem:
     if isinstance(test_cases, Problem):
         return test_cases
     if isinstance(test_cases, (str, bytes)):
+        if len(test_cases) > MAX_RECORD_BYTES:
+            raise InvalidCases(over_bound("the test cases' text", len(test_cases)))
         try:
             test_cases = json.loads(test_cases)
-        except ValueError as exc:
-            raise InvalidCases(f"test cases are text but not JSON: {exc}") from None
+        except (ValueError, RecursionError) as exc:
+            raise InvalidCases(f"test cases are text but not JSON: {json_error(exc)}") from None
     if isinstance(test_cases, Mapping):
         problem = _problem(test_cases, limits)
     elif isinstance(test_cases, Sequence) and all(isinstance(c, Case) for c in test_cases):
@@ -156,7 +176,7 @@ def _from_verl(data: Mapping[str, Any], limits: Limits | None) -> tuple[Case, ..
         return tuple(Case.stdio(_text(i, "input", n), _text(o, "output", n), limits)
                      for n, (i, o) in enumerate(zip(inputs, outputs)))
     return tuple(Case.call(fn_name, i if isinstance(i, list) else _arguments(_text(i, "input", n), n),
-                           _literal(o) if isinstance(o, str) else o, limits)
+                           _literal(o, n) if isinstance(o, str) else o, limits)
                  for n, (i, o) in enumerate(zip(inputs, outputs)))
 
 
@@ -174,20 +194,30 @@ def _text(value: Any, what: str, index: int) -> str:
 def _arguments(text: str, index: int) -> list[Any]:
     try:
         return [json.loads(line) for line in text.split("\n") if line.strip()]
-    except ValueError as exc:
-        raise InvalidCases(f"input {index}: each line must be one JSON value per argument ({exc})") from None
+    except (ValueError, RecursionError) as exc:
+        raise InvalidCases(f"input {index}: each line must be one JSON value per argument "
+                           f"({json_error(exc)})") from None
 
 
-def _literal(text: str) -> Any:
+def _literal(text: str, index: int) -> Any:
     """An expected value written as JSON, or as a Python literal; else the text itself."""
     try:
         return json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         pass
+    cost = len(text) + LITERAL_NODE_BYTES * sum(text.count(mark) for mark in ",([{")
+    if cost > MAX_RECORD_BYTES:  # an upper bound (marks inside strings count too), only past JSON
+        raise InvalidCases(over_bound(f"parsing output {index} as a Python literal", cost))
     try:
         return ast.literal_eval(text)
     except (ValueError, SyntaxError, MemoryError, RecursionError):
         return text
+
+
+def json_error(exc: Exception) -> str:
+    """A JSON error as words: nesting deeper than the interpreter's recursion limit is bad JSON too (json
+    raises RecursionError for it), not a crash of whatever was reading."""
+    return "JSON nested too deeply" if isinstance(exc, RecursionError) else str(exc)
 
 
 def _is_list_of(value: Any, kind: type) -> bool:

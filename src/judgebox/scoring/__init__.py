@@ -1,6 +1,7 @@
 """``judgebox score``: how a dataset's known solutions, or a model's samples, score.
 
-One idea a module: :mod:`.formats` (the problem files people have, in one shape), :mod:`.samples`
+One idea a module: :mod:`.formats` (the problem files people have, in one shape, each read within
+the bound of one record), :mod:`.parquet` (Parquet decoded by a child the kernel caps), :mod:`.samples`
 (completions joined by id, pass@k), :mod:`.results` (the results file: written as samples finish,
 resumed), :mod:`.engine` (what to judge and judging it), :mod:`.summary` (rows into figures: the data a
 terminal table, ``--json`` or a report shows), :mod:`.display` (the terminal table), :mod:`.command`

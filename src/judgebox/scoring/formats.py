@@ -15,6 +15,11 @@ and a function that builds the problem. The field names are those of the dataset
   ``output`` lists), ``solutions``/``incorrect_solutions`` (``language`` codes beside ``solution``).
 - ``livecodebench``: ``question_id``, ``public_test_cases``/``private_test_cases`` (JSON, or LiveCodeBench's
   base64 + zlib + pickle of that JSON), ``metadata`` (``func_name`` for functional problems).
+
+The files are nobody's here, so each decoder stops at :data:`judgebox.cases.MAX_RECORD_BYTES` while it
+decodes: a JSONL line is read up to the bound and the rest of a longer one skipped unread; a packed field
+is inflated a chunk at a time up to the bound; Parquet is decoded in a child process the kernel caps
+(:mod:`.parquet`). A bomb costs about the bound and is one bad record; the file's other records are read.
 """
 
 from __future__ import annotations
@@ -23,14 +28,19 @@ import base64
 import io
 import json
 import pickle
+import pickletools
 import zlib
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
-from ..cases import load_problem
+from ..cases import MAX_RECORD_BYTES, json_error, load_problem, over_bound
 from ..errors import JudgeboxError
+
+INFLATE_CHUNK = 1 << 16  # of a packed field's zlib stream, fed to the inflater at a time
+INFLATE_OUT = 1 << 20  # of inflated bytes, made at a time (no call makes a bomb's whole output)
+LINE_CHUNK = 1 << 20  # of a JSONL line, read at a time
 
 
 class BadRecord(Exception):
@@ -92,8 +102,8 @@ def _json(record: Mapping[str, Any], key: str, where: str) -> Any:
         raise BadRecord(where, key, f"expected JSON text or an object, got {type(value).__name__}")
     try:
         return json.loads(value)
-    except ValueError as exc:
-        raise BadRecord(where, key, f"expected JSON, got {exc}") from None
+    except (ValueError, RecursionError) as exc:
+        raise BadRecord(where, key, f"expected JSON, got {json_error(exc)}") from None
 
 
 def _shown(value: Any) -> str:
@@ -214,22 +224,62 @@ def _lcb_tests(record: Mapping[str, Any], key: str, where: str) -> list[dict[str
     return tests
 
 
-class _TextOnly(pickle.Unpickler):
-    """LiveCodeBench pickles a JSON string; a pickle that names any class or function is refused, so no
-    code of the file's runs in the judge."""
+class DataOnly(pickle.Unpickler):
+    """A pickle that names any class or function is refused, so no code of the file's runs in the judge
+    (LiveCodeBench's packing, the Parquet child's messages)."""
 
     def find_class(self, module: str, name: str) -> Any:
         raise pickle.UnpicklingError(f"refusing {module}.{name}")
 
 
+# the opcodes that pickle one str (protocols 0 to 5): no class, so no code; no list or memo fetch, so no
+# references multiplying what was inflated
+STR_OPCODES = frozenset({"PROTO", "FRAME", "SHORT_BINUNICODE", "BINUNICODE", "BINUNICODE8", "UNICODE", "MEMOIZE",
+                         "PUT", "BINPUT", "LONG_BINPUT", "STOP"})
+
+
 def _unpacked(value: str, where: str, key: str) -> str:
+    """LiveCodeBench's base64 of zlib of a pickled str, each step bounded before or while it decodes: the
+    base64 by its length (3 bytes a 4 characters), the zlib stream by inflating at most the bound, the
+    pickle by reading it only if it is one str."""
+    if len(value) // 4 * 3 > MAX_RECORD_BYTES:
+        raise BadRecord(where, key, over_bound("the base64 text decoded", len(value) // 4 * 3))
     try:
-        text = _TextOnly(io.BytesIO(zlib.decompress(base64.b64decode(value)))).load()
+        data = _inflated(base64.b64decode(value))
+        if data is None:
+            raise BadRecord(where, key, over_bound("the inflated zlib stream") + " (a decompression bomb?)")
+        opcode = next((op.name for op, _, _ in pickletools.genops(data) if op.name not in STR_OPCODES), None)
+        if opcode is not None:
+            raise BadRecord(where, key, f"expected a pickled str, got the pickle opcode {opcode}")
+        text = DataOnly(io.BytesIO(data)).load()
+    except BadRecord:
+        raise
     except Exception as exc:  # any malformed packing is the record's fault
         raise BadRecord(where, key, f"expected JSON or base64 zlib pickle of JSON text ({exc})") from None
     if not isinstance(text, str):
         raise BadRecord(where, key, "expected the packed value to be JSON text")
     return text
+
+
+def _inflated(data: bytes) -> bytes | None:
+    """``data`` inflated, or None past the bound: a megabyte at a time, counted as it comes, so a bomb
+    stops at the bound, never past it (one call asked for everything would make it all first)."""
+    inflater, parts, size = zlib.decompressobj(), [], 0
+    view = memoryview(data)
+    for start in range(0, len(data), INFLATE_CHUNK):
+        pending: bytes | memoryview = view[start:start + INFLATE_CHUNK]
+        while True:
+            part = inflater.decompress(pending, INFLATE_OUT)
+            size += len(part)
+            if size > MAX_RECORD_BYTES:
+                return None
+            parts.append(part)
+            pending = inflater.unconsumed_tail
+            if not pending and len(part) < INFLATE_OUT:  # a full part may leave output inside the inflater
+                break
+    if not inflater.eof:
+        raise zlib.error("incomplete or truncated stream")
+    return b"".join(parts)
 
 
 FORMATS: tuple[Format, ...] = (
@@ -293,42 +343,48 @@ ID_KEYS = ("id", "task_id", "problem_id", "question_id", "name")  # a record's i
 
 
 def read_records(path: Path) -> Iterator[tuple[str, Any]]:
-    """``(where, record)`` for each record of a JSONL or Parquet file; a line that is not JSON comes as
-    ``(where, BadRecord)``. :class:`UnreadableFile` if the file itself cannot be read."""
+    """``(where, record)`` for each record of a JSONL or Parquet file; a line that is not JSON, or is over
+    the bound, comes as ``(where, BadRecord)``. :class:`UnreadableFile` if the file itself cannot be read."""
     if path.suffix == ".parquet":
-        yield from _parquet(path)
+        from .parquet import read_parquet  # here: it reads this module's BadRecord and UnreadableFile
+
+        yield from read_parquet(path)
         return
     try:
         handle = path.open("rb")
     except OSError as exc:
         raise UnreadableFile(f"{path}: {exc.strerror or exc}") from None
     with handle:
-        for number, line in enumerate(handle, 1):
+        for number, line in _lines(handle):
+            where = f"{path.name} line {number}"
+            if line is None:
+                yield where, BadRecord(where, "(line)", over_bound("the line"))
+                continue
             if not line.strip():
                 continue
-            where = f"{path.name} line {number}"
             try:
                 yield where, json.loads(line)
-            except ValueError as exc:
-                yield where, BadRecord(where, "(line)", f"expected one JSON object, got invalid JSON ({exc})")
+            except (ValueError, RecursionError) as exc:
+                yield where, BadRecord(where, "(line)", f"expected one JSON object, got invalid JSON "
+                                                        f"({json_error(exc)})")
 
 
-def _parquet(path: Path) -> Iterator[tuple[str, Any]]:
-    try:
-        import pyarrow.parquet as pq
-    except ImportError:
-        raise UnreadableFile("reading Parquet needs pyarrow (pip install pyarrow)") from None
-    try:
-        table = pq.ParquetFile(path)
-    except OSError as exc:
-        raise UnreadableFile(f"{path}: {exc}") from None
-    except Exception as exc:  # pyarrow's own errors for a file that is not Parquet
-        raise UnreadableFile(f"{path}: not a Parquet file ({exc})") from None
-    row = 0
-    for batch in table.iter_batches(batch_size=256):
-        for record in batch.to_pylist():
-            row += 1
-            yield f"{path.name} row {row}", record
+def _lines(handle: IO[bytes]) -> Iterator[tuple[int, bytearray | None]]:
+    """Each line with its number, or None for a line over the bound: it is read a chunk at a time into
+    one buffer, and once it is past the bound the buffer is dropped and the rest read past, never held."""
+    number = 0
+    while chunk := handle.readline(LINE_CHUNK):
+        number += 1
+        line = bytearray(chunk)
+        while not chunk.endswith(b"\n") and len(line) <= MAX_RECORD_BYTES and (chunk := handle.readline(LINE_CHUNK)):
+            line += chunk
+        if len(line) - line.endswith(b"\n") <= MAX_RECORD_BYTES:
+            yield number, line
+            continue
+        del line
+        while not chunk.endswith(b"\n") and (chunk := handle.readline(LINE_CHUNK)):
+            pass
+        yield number, None
 
 
 def read_problems(path: Path) -> Iterator[Problem | BadRecord]:
