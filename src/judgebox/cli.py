@@ -12,6 +12,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from .cases import MAX_RECORD_BYTES
+
 console = Console(stderr=True)
 
 
@@ -59,7 +61,8 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--workers", type=int, default=None, help="sandbox slots (default: one per core)")
     serve.add_argument("--token", default=os.environ.get("JUDGEBOX_TOKEN"),
                        help="bearer token required on every endpoint but the health checks (env JUDGEBOX_TOKEN)")
-    serve.add_argument("--max-body-mb", type=int, default=64, help="largest request body accepted (413 beyond)")
+    serve.add_argument("--max-body-mb", type=int, default=MAX_RECORD_BYTES // 2**20,
+                       help="largest request body accepted (413 beyond; default: the bound of one record)")
     serve.add_argument("--max-wait", type=float, default=30.0, help="seconds a request may queue before a 504")
     serve.add_argument("--share-caches", action="store_true",
                        help="one caller for every request: a single-tenant server shares judgements and builds "

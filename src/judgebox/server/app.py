@@ -27,6 +27,7 @@ from pydantic import BaseModel
 
 from .. import callers, openrlhf
 from ..backends.local import Group, Tenant
+from ..cases import MAX_RECORD_BYTES
 from ..errors import JudgeboxError
 from ..judging import Judge
 from ..sandbox.config import SandboxConfig
@@ -46,7 +47,7 @@ OPEN_PATHS = {"/v1/ping", "/health"}  # reachable without the token
 class ServerSettings:
     slots: int | None = None  # sandbox slots; default one per core
     token: str | None = None  # bearer token required on every endpoint but OPEN_PATHS
-    max_body_bytes: int = 64 * 1024 * 1024
+    max_body_bytes: int = MAX_RECORD_BYTES  # a request is at most one record, as every reader bounds it
     max_waiting: int = 4096  # requests in flight before 504s
     max_wait: float = 30.0  # seconds a request may wait for its first case to start on a slot
     default_memory_mb: int = 1024  # for /run_code's memory_limit_MB = -1
