@@ -477,7 +477,9 @@ def run(args: argparse.Namespace, meter: CpuMeter) -> int:
     semaphore = manager.Semaphore(MAX_CONCURRENT)
     with contextlib.ExitStack() as stack:
         stack.callback(manager.shutdown)
-        serve = Server("judgebox serve", [sys.executable, "-m", "judgebox.cli", "serve", "--log-level", "warning"])
+        # One trainer's server, as such a deployment runs it: verl's SandboxFusion requests declare no caller
+        serve = Server("judgebox serve", [sys.executable, "-m", "judgebox.cli", "serve", "--share-caches",
+                                          "--log-level", "warning"])
         stack.callback(serve.close)
         health = serve.self_tested()
         standin = Server("the SandboxFusion stand-in", [sys.executable, sandboxfusion_standin.__file__])
