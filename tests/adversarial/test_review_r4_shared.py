@@ -285,4 +285,4 @@ def test_a_cpp_assert_build_serves_only_its_own_caller(server):
         assert answer.status_code == 200 and answer.json()["verdict"] == "AC", answer.text
         now_hits, now_misses = counts()
         built.append((now_hits - hits, now_misses - misses))
-    assert built[0] == built[1] == (0, 4) and built[2] == (0, 0), built  # 4: the object, its listing, both sides
+    assert built[0] == built[1] == (0, 4) and built[2] == (0, 0), built  # its four builds, each its own
