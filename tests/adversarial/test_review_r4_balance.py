@@ -43,7 +43,8 @@ def test_one_endpoint_judges_the_slow_program_within_the_timeout(two_servers):
 @pytest.mark.xfail(strict=True, reason="known gap: with two healthy endpoints each attempt gets half of the 6 s "
                "timeout, so a correct program sleeping 3.5 s (limits: 3 s CPU, 11 s wall) times out on both and is "
                "SE ('the deadline of 6 s passed after 2 attempt(s); last failure: ReadTimeout'), 3 runs of 3 (also "
-               "measured with 8 s and a 4.5 s sleep), while one endpoint alone answers AC; each timeout is counted as the endpoint's failure and both healthy "
+               "measured with 8 s and a 4.5 s sleep), while one endpoint alone answers AC; each timeout is "
+               "counted as the endpoint's failure and both healthy "
                "endpoints were ejected (3 failures each, one still ejected): a policy's slow programs take "
                "the judge fleet out")
 def test_a_slow_correct_program_is_not_masked_nor_ejects_healthy_endpoints(two_servers):
