@@ -12,7 +12,6 @@ Example::
 from __future__ import annotations
 
 import asyncio
-import contextvars
 import dataclasses
 import functools
 import os
@@ -21,10 +20,11 @@ import threading
 import time
 import weakref
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from typing import Any, TypeVar
 
 from . import checkers, languages
+from .backends.build_threads import BuildThreads
 from .backends.interface import JudgesCode
 from .backends.local import Group, Tenant, WorkerPool, current_group, grouped
 from .callers import current_caller
@@ -42,8 +42,8 @@ from .verdicts import Verdict
 
 T = TypeVar("T")
 # Threads a judge keeps for work that may wait on a compiler (each holds one while its build, or a build it
-# waits for, runs: bounded by the build limits). More than the slots can compile at once, so the pool's
-# fairness, not this bound, decides whose build runs first.
+# waits for, runs: bounded by the build limits). Far more than the slots can compile at once, and a tenant
+# holds at most two per slot, so the pool's fairness, not this bound, decides whose build runs first.
 BUILD_THREADS = 64
 
 
@@ -92,7 +92,7 @@ class Judge(JudgesCode):
             dedupe = ResultCache() if _dedupe_from_environment() else None
         self.dedupe: ResultCache | None = dedupe if isinstance(dedupe, ResultCache) else None
         self.pool = WorkerPool(self.config, slots)
-        self._builds = ThreadPoolExecutor(BUILD_THREADS, thread_name_prefix="judgebox-build")
+        self._builds = BuildThreads(BUILD_THREADS, per_tenant=2 * len(self.pool.slots))
         self.programs = Programs(self.pool, self.config.cache_dir)
         self.problem_programs = ProblemPrograms(self.programs)
         # What besides a submission decides its verdict here: the settings, and testlib.h as read at start
@@ -130,10 +130,10 @@ class Judge(JudgesCode):
     async def off_loop(self, work: Callable[[], T]) -> T:
         """``work()``, awaited from the caller's loop while it runs on one of the judge's build threads (work
         that may wait for a compiler: never on an event loop). The threads are the judge's own, not the
-        loop's default executor, so slow builds cannot starve other work of a thread; there are at most
-        ``BUILD_THREADS``, each carrying its caller's context (its pool group and caller identity)."""
-        future = self._builds.submit(contextvars.copy_context().run, work)
-        return await asyncio.wrap_future(future)
+        loop's default executor, and fair between tenants (:mod:`judgebox.backends.build_threads`): at most
+        ``BUILD_THREADS``, at most two per slot to a tenant at once, each carrying its caller's context (its
+        pool group and caller identity)."""
+        return await self._builds.run(current_group().tenant, work)
 
     def stats(self) -> dict[str, Any]:
         """What the judge has done: ``dedupe`` (:meth:`ResultCache.stats`, None when off), the pool's
@@ -250,7 +250,7 @@ class Judge(JudgesCode):
 
     def close(self) -> None:
         self.pool.close()
-        self._builds.shutdown(wait=False, cancel_futures=True)
+        self._builds.close()
 
     def __enter__(self) -> Judge:
         return self

@@ -65,7 +65,7 @@ class Group:
     :meth:`WorkerPool.cancel`, after which the group's new jobs are cancelled at once.
     """
 
-    __slots__ = ("_borrowers", "_followers", "_queue", "_running", "cancelled", "started", "tenant")
+    __slots__ = ("_borrowers", "_borrowing", "_followers", "_queue", "_running", "cancelled", "started", "tenant")
 
     def __init__(self, tenant: Tenant | None = None) -> None:
         self.tenant = tenant or Tenant()
@@ -75,13 +75,33 @@ class Group:
         self._running = 0
         self._borrowers: dict[Tenant, int] = {}  # other tenants waiting on this group's work, with their lends
         self._followers: list[Group] = []  # waiting groups that count as started when one of its jobs does
+        self._borrowing: list[Group] = []  # the groups whose work it waits on (WorkerPool.lend)
 
     def _takers(self) -> list[Tenant]:
         return [self.tenant, *self._borrowers]
 
 
-def _nothing() -> None:
-    pass
+def _upstream(holder: Group) -> list[Group]:
+    """``holder`` and the groups whose work it waits on, and theirs (under the pool's lock)."""
+    chain, pending = [], [holder]
+    while pending:
+        group = pending.pop()
+        if group not in chain:
+            chain.append(group)
+            pending.extend(group._borrowing)
+    return chain
+
+
+def _start_followers(group: Group, now: float) -> None:
+    """A job of ``group`` started: those waiting on its work are started, and those waiting on theirs."""
+    pending = [group]
+    while pending:
+        followers, pending[-1]._followers = pending[-1]._followers, []
+        pending.pop()
+        for follower in followers:
+            if follower.started is None:
+                follower.started = now
+                pending.append(follower)
 
 
 _current: ContextVar[Group | None] = ContextVar("judgebox_pool_group", default=None)
@@ -180,31 +200,38 @@ class WorkerPool:
     def lend(self, holder: Group, borrower: Group | None = None) -> Callable[[], None]:
         """``borrower`` (default: :func:`current_group`) waits for work that ``holder``'s jobs do (one
         judgement shared by identical submissions, one build). Until the returned function is called, the
-        borrower's tenant takes the holder's queued jobs in its own turns, so the work runs with the best
-        standing among those waiting for it; the borrower counts as started once a job of the holder runs."""
+        borrower's tenant takes the queued jobs of the holder, and of whatever the holder itself waits on, in
+        its own turns, so the work runs with the best standing among those waiting for it; the borrower
+        counts as started once a job of that work runs."""
         borrower = borrower or current_group()
         tenant = borrower.tenant
         with self._cond:
-            if holder._running and borrower.started is None:
-                borrower.started = time.monotonic()
-            elif borrower.started is None:
-                holder._followers.append(borrower)
-            if tenant is holder.tenant:
-                return _nothing
-            holder._borrowers[tenant] = holder._borrowers.get(tenant, 0) + 1
-            if holder._borrowers[tenant] == 1 and holder._queue:
-                self._offer(holder, [tenant])
-                self._cond.notify()
+            chain = _upstream(holder)
+            if borrower.started is None:
+                if any(group._running for group in chain):
+                    borrower.started = time.monotonic()
+                else:
+                    for group in chain:
+                        group._followers.append(borrower)
+            lent = [group for group in chain if group.tenant is not tenant]
+            for group in lent:
+                group._borrowers[tenant] = group._borrowers.get(tenant, 0) + 1
+                if group._borrowers[tenant] == 1 and group._queue:
+                    self._offer(group, [tenant])
+            borrower._borrowing.append(holder)
+            self._cond.notify_all()
 
         def withdraw() -> None:
             with self._cond:
-                left = holder._borrowers.get(tenant, 0) - 1
-                if left > 0:
-                    holder._borrowers[tenant] = left
-                    return
-                holder._borrowers.pop(tenant, None)
-                if holder._queue:
-                    self._withhold(holder, [tenant])
+                borrower._borrowing.remove(holder)
+                for group in lent:
+                    left = group._borrowers.get(tenant, 0) - 1
+                    if left > 0:
+                        group._borrowers[tenant] = left
+                        continue
+                    group._borrowers.pop(tenant, None)
+                    if group._queue:
+                        self._withhold(group, [tenant])
         return withdraw
 
     @property
@@ -249,10 +276,7 @@ class WorkerPool:
                 now = time.monotonic()
                 if group.started is None:
                     group.started = now
-                followers, group._followers = group._followers, []
-                for follower in followers:
-                    if follower.started is None:
-                        follower.started = now
+                _start_followers(group, now)
                 return tenant, group, task
         return None
 

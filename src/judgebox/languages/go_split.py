@@ -41,7 +41,6 @@ into the toolchain cache from the system's sources only, and each build starts f
 
 from __future__ import annotations
 
-import contextvars
 import fcntl
 import functools
 import json
@@ -50,7 +49,6 @@ import re
 import shutil
 import subprocess
 import threading
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -58,7 +56,7 @@ from ..sandbox.config import RUN_ENV
 from ..sandbox.slot import Command, SplitCommand
 from .artifacts import Artifact, Build
 from .spec import LanguageSpec, SelfTest
-from .split import SplitBuild, Toolbox, failed_sides, sandboxed_step
+from .split import SplitBuild, Toolbox, beside, failed_sides, sandboxed_step
 
 HARNESS = Path(__file__).with_name("harnesses") / "go"
 GO = "/usr/bin/go"
@@ -300,9 +298,6 @@ def _tests_side(toolbox: Toolbox, tests_source: str, stubs: str) -> Build:
                      "go-split-tests", "the tests do not compile against the program's functions")
 
 
-_parallel = ThreadPoolExecutor(max_workers=8, thread_name_prefix="judgebox-go-split")
-
-
 def split_asserts(toolbox: Toolbox, program: str, tests: str) -> SplitBuild:
     """The ``split_asserts`` of the Go entry."""
     cache = toolbox.cache
@@ -328,9 +323,9 @@ def split_asserts(toolbox: Toolbox, program: str, tests: str) -> SplitBuild:
         return SplitBuild(system_error=f"the assert harness could not read the tests: {exc}")
     if not test_names:
         return SplitBuild(system_error="the tests define no func TestXxx(t *testing.T)")
-    program_future = _parallel.submit(contextvars.copy_context().run, cache.get_or_build,  # the caller's group
-                                      cache.key("go-split-side", harness, program),
-                                      lambda: _program_side(toolbox, program_reading, every))
+    side_key = cache.key("go-split-side", harness, program)
+    program_future = beside(lambda: cache.get_or_build(side_key, lambda: _program_side(toolbox, program_reading,
+                                                                                     every)))
     wanted = set(IDENTIFIER.findall(tests)) - declared
     called = [(index, f) for index, f in enumerate(every) if f.name in wanted]
     stubs = stubs_source(called, test_names)

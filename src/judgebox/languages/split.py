@@ -12,6 +12,8 @@ lives beside the language, e.g. ``languages/harnesses/``.
 from __future__ import annotations
 
 import base64
+import contextvars
+import threading
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass
@@ -46,6 +48,24 @@ class Toolbox:
     submit: Callable[..., Future[RunOutcome]]
     cache: ArtifactCache
     toolchain_cache: str
+
+
+def beside(build: Callable[[], Build]) -> Future[Build]:
+    """``build()`` on a thread of its own, in the caller's context (its pool group and caller identity), so
+    one side of a split harness builds while the caller builds the other. A thread per call, not a shared
+    pool: a fixed pool's queue would make one caller's build wait behind another caller's (first come, first
+    built), while the pool's fairness must decide. Bounded: every caller is on one of a judge's build threads."""
+    done: Future[Build] = Future()
+    context = contextvars.copy_context()
+
+    def run() -> None:
+        try:
+            done.set_result(context.run(build))
+        except BaseException as exc:  # the caller's .result() raises it, as a pool's future would
+            done.set_exception(exc)
+
+    threading.Thread(target=run, name="judgebox-split-side", daemon=True).start()
+    return done
 
 
 def sandboxed_step(toolbox: Toolbox, job: Command, files: dict[str, str | bytes], made: str, name: str,

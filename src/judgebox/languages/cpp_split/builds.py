@@ -6,13 +6,11 @@ and the tests (C), each cached by content; S builds beside T.
 from __future__ import annotations
 
 import base64
-import contextvars
 import json
 import os
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 from ...sandbox.config import RUN_ENV
@@ -21,7 +19,7 @@ from ...sandbox.slot import Command, SplitCommand
 from .. import pch
 from ..artifacts import Artifact, Build
 from ..build import COMPILE_LIMITS, failed_build
-from ..split import SplitBuild, Toolbox, failed_sides
+from ..split import SplitBuild, Toolbox, beside, failed_sides
 from .dispatcher import program_side_source
 from .dwarf import DUMP_FILTER, IDENTIFIER, functions
 from .harness_sources import C_HEADER, HEADER, TESTS_MAIN, harness_source
@@ -62,9 +60,6 @@ class Toolchain:
     @property
     def dispatcher_flags(self) -> str:
         return " ".join(self.dispatcher_pch)
-
-
-_parallel = ThreadPoolExecutor(4, thread_name_prefix="judgebox-cpp-split")  # S builds beside T's
 
 
 def _b64(data: bytes | str) -> str:
@@ -222,8 +217,7 @@ def split_asserts(chain: Toolchain, toolbox: Toolbox, program: str, tests: str) 
         obj = json.loads(_contents(built.artifact))["object"]
         return _program_side(toolbox, chain, obj, every)
 
-    program_future = _parallel.submit(contextvars.copy_context().run, cache.get_or_build, side_key,  # the
-                                      program_side)  # caller's group
+    program_future = beside(lambda: cache.get_or_build(side_key, program_side))
     source = tests_source(called, tests, chain.c)
     tests_key = cache.key("cpp-split-tests", chain.language, chain.compiler, chain.flags, source,
                           harness_source(C_HEADER if chain.c else HEADER), harness_source(TESTS_MAIN))

@@ -35,17 +35,15 @@ group share it).
 
 from __future__ import annotations
 
-import contextvars
 import functools
 import os
 import re
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from ...sandbox.config import RUN_ENV
 from ...sandbox.slot import Command, SplitCommand
 from ..artifacts import Build
-from ..split import SplitBuild, Toolbox, failed_sides, sandboxed_step
+from ..split import SplitBuild, Toolbox, beside, failed_sides, sandboxed_step
 from .signatures import Function, Unsupported, top_level
 
 HARNESS = Path(__file__).parent.with_name("harnesses") / "rust"
@@ -133,9 +131,6 @@ def _rustc(toolbox: Toolbox, flags: str, source: str, name: str, failure: str, w
     return sandboxed_step(toolbox, Command(("/bin/sh", "-c", script), dict(RUN_ENV)), files, "built", name, failure)
 
 
-_parallel = ThreadPoolExecutor(max_workers=8, thread_name_prefix="judgebox-rust-split")
-
-
 def split_asserts(toolbox: Toolbox, program: str, tests: str) -> SplitBuild:
     """The ``split_asserts`` of the Rust entry."""
     try:
@@ -156,10 +151,9 @@ def split_asserts(toolbox: Toolbox, program: str, tests: str) -> SplitBuild:
     cache = toolbox.cache
     harness = "".join(_read(n) for n in ("wire.rs", "tests_prelude.rs", "run_tests.sh"))
     side_source = program_side_source(program, kept, rewrites)
-    program_future = _parallel.submit(contextvars.copy_context().run, cache.get_or_build,  # the caller's group
-                                      cache.key("rust-split-side", harness, PROGRAM_FLAGS, side_source),
-                                      lambda: _rustc(toolbox, PROGRAM_FLAGS, side_source, "rust",
-                                                     "the program does not build with the assert harness", False))
+    side_key = cache.key("rust-split-side", harness, PROGRAM_FLAGS, side_source)
+    program_future = beside(lambda: cache.get_or_build(side_key, lambda: _rustc(
+        toolbox, PROGRAM_FLAGS, side_source, "rust", "the program does not build with the assert harness", False)))
     wanted = set(IDENTIFIER.findall(tests)) - declared
     called = [(index, f) for index, f in enumerate(kept) if f.name in wanted]
     source = tests_side_source(stubs_source(called), tests)
