@@ -33,6 +33,7 @@ from .checkers import CheckResult
 from .classify import classify
 from .dedupe import ResultCache, Unkeyable, submission_key
 from .errors import InvalidCases, InvalidInput, UnknownChecker
+from .languages.artifacts import descriptor_share
 from .problem_programs import Check, ProblemPrograms
 from .programs import Programs
 from .sandbox.config import SandboxConfig
@@ -121,11 +122,13 @@ class Judge(JudgesCode):
         of all their cases; first come, first run among themselves), identical ones judged once. One the
         judge fails on (an invalid record, a closed judge) yields an SE result saying why; the others go on.
         Leaving the loop early cancels what has not run yet. At most a window of them (16 per slot, at least
-        ``JUDGE_MANY_WINDOW``) is in the judge at once, so a GRPO step of 300,000 runs holds the judge's memory
-        of a few thousand, while keeping every slot busy."""
+        ``JUDGE_MANY_WINDOW``, at most a quarter of the process's descriptors: each holds its built program
+        open) is in the judge at once, so a GRPO step of 300,000 runs holds the judge's memory of a few
+        thousand, while keeping every slot busy."""
         batch = list(submissions)
         if batch:
-            yield from _as_they_finish(self, batch, max(JUDGE_MANY_WINDOW, 16 * len(self.pool.slots)))
+            window = min(max(JUDGE_MANY_WINDOW, 16 * len(self.pool.slots)), descriptor_share())
+            yield from _as_they_finish(self, batch, window)
 
     async def off_loop(self, work: Callable[[], T]) -> T:
         """``work()``, awaited from the caller's loop while it runs on one of the judge's build threads (work

@@ -3,7 +3,8 @@
 An artifact lives in a sealed memfd that every run of it receives as fd 5, so running a case copies
 nothing. A failed build (a compile error) is cached too: the same broken program fails once. Entries
 are evicted least-recently-used past a byte budget; an evicted memfd stays open until the last run
-holding it is done (its ``Artifact`` object is gone).
+holding it is done (its ``Artifact`` object is gone). The cache holds at most a quarter of the process's
+descriptors' worth of entries (:func:`descriptor_share`).
 
 What is shared, and with whom (:mod:`judgebox.callers`): a build serves only the caller that made it, so
 one caller learns nothing of another's programs or checkers from a hit, and never waits on a build queued
@@ -18,6 +19,7 @@ from __future__ import annotations
 import fcntl
 import hashlib
 import os
+import resource
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
@@ -57,14 +59,25 @@ class Build:
     compile_time: float = 0.0  # CPU seconds; 0 for a cache hit
 
 
+def descriptor_share() -> int:
+    """How many artifacts the judge may hold open at once in one place (the cache, the batch in flight): a
+    quarter of this process's descriptors (256 of the usual 1024), so holding them never leaves the slots'
+    pipes and the server's sockets without one."""
+    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    return 4096 if soft == resource.RLIM_INFINITY else max(16, soft // 4)
+
+
 class ArtifactCache:
     """Builds by content and caller. ``holder()`` names who is building (the worker pool's current group);
     ``lend(holder)`` is called in a waiter before it waits on that build, and what it returns is called
     once the wait is over (:meth:`judgebox.backends.local.WorkerPool.lend`); both default to nothing."""
 
     def __init__(self, max_bytes: int = 1 << 30, holder: Callable[[], Any] | None = None,
-                 lend: Callable[[Any], Callable[[], object]] | None = None) -> None:
+                 lend: Callable[[Any], Callable[[], object]] | None = None, max_entries: int | None = None) -> None:
         self.max_bytes = max_bytes
+        # Each entry holds a memfd open: bounded by count too, or distinct programs (every request's own
+        # caller's, a batch's) run the process out of descriptors and every later build is SE
+        self.max_entries = descriptor_share() if max_entries is None else max_entries
         self.hits = 0
         self.misses = 0
         self.shared_in_flight = 0
@@ -119,6 +132,6 @@ class ArtifactCache:
         with self._lock:
             self._entries[key] = result
             self._bytes += size
-            while self._bytes > self.max_bytes and len(self._entries) > 1:
+            while (self._bytes > self.max_bytes or len(self._entries) > self.max_entries) and len(self._entries) > 1:
                 _, old = self._entries.popitem(last=False)
                 self._bytes -= old.artifact.size if old.artifact else len(old.compile_error or "")
