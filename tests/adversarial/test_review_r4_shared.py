@@ -73,11 +73,10 @@ def _behind_a_batch_of_builds(url: str, count: int, second: dict) -> tuple[float
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(strict=True, reason="known gap: Judge.off_loop's 64 build threads are one FIFO in front of "
-               "the fair pool: one /judge/batch of 150-200 distinct C programs (one tenant) queues every build "
-               "thread's work, and another caller's single compiled /judge waits for them (11.5 s behind 200, "
-               "a compile is 0.19 s; 504 once that passes --max-wait); a Python /judge, which needs no build "
-               "thread, is answered in 0.2 s meanwhile")
+# Found in review r4 (fixed by e156a57): Judge.off_loop's 64 build threads are one FIFO in front of the fair pool:
+# one /judge/batch of 150-200 distinct C programs (one tenant) queues every build thread's work, and another
+# caller's single compiled /judge waits for them (11.5 s behind 200, a compile is 0.19 s; 504 once that passes
+# --max-wait); a Python /judge, which needs no build thread, is answered in 0.2 s meanwhile
 def test_one_batch_of_builds_does_not_hold_another_callers_compiled_judge(server):
     waited, answer = _behind_a_batch_of_builds(server.url, 150, _c("b"))
     assert answer.status_code == 200 and answer.json()["verdict"] == "AC", answer.text
@@ -96,10 +95,10 @@ def test_one_batch_of_builds_does_not_hold_another_callers_python_judge(server):
 # -- a follower of a follower: "started" and lending are not transitive ----------------------------------------
 
 @pytest.mark.slow
-@pytest.mark.xfail(strict=True, reason="known gap: WorkerPool.lend marks a waiter started only when the group it "
-               "waits on runs a job, not when that group itself waits on running work: R3 waits on R1's judgement "
-               "(dedupe), R1 waits on R2's build of the same program (running, about 5 s of g++); R1 counts as "
-               "started, R3 does not and gets a 504 at 2.05 s while R1 and R2 are answered AC at 6.2-6.6 s")
+# Found in review r4 (fixed by e156a57): WorkerPool.lend marks a waiter started only when the group it waits on runs
+# a job, not when that group itself waits on running work: R3 waits on R1's judgement (dedupe), R1 waits on R2's
+# build of the same program (running, about 5 s of g++); R1 counts as started, R3 does not and gets a 504 at 2.05 s
+# while R1 and R2 are answered AC at 6.2-6.6 s
 def test_a_waiter_on_a_judgement_that_waits_on_a_running_build_is_not_refused(impatient):
     caller = _caller()
     code = SLOW_CPP + f"// {time.monotonic_ns()}\n"
@@ -239,11 +238,11 @@ def _cpp_asserts(tag: str) -> dict:
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(strict=True, reason="known gap: cpp_split/builds.py builds every C++ assert submission's "
-               "program side on one process-wide ThreadPoolExecutor(4), first come first served: one /judge/batch "
-               "of 40 such submissions (one tenant, fewer than the 64 build threads) queues its program sides "
-               "there, and another caller's one C++ assert /judge waits 10.3 s for them (1.5 s alone; the batch "
-               "itself took 12.6 s). go_split and rust_split have the same executor (8 threads)")
+# Found in review r4 (fixed by e156a57): cpp_split/builds.py builds every C++ assert submission's program side on
+# one process-wide ThreadPoolExecutor(4), first come first served: one /judge/batch of 40 such submissions (one
+# tenant, fewer than the 64 build threads) queues its program sides there, and another caller's one C++ assert
+# /judge waits 10.3 s for them (1.5 s alone; the batch itself took 12.6 s). go_split and rust_split have the same
+# executor (8 threads)
 def test_one_batch_of_cpp_assert_builds_does_not_hold_another_callers(server):
     batch = {"submissions": [_cpp_asserts(f"a{k}") for k in range(40)]}
 
@@ -320,11 +319,11 @@ def test_a_json_body_within_the_limit_costs_the_server_about_the_limit():
 # -- the judge's file descriptors: one memfd per cached build, bounded by bytes only ------------------------------
 
 @pytest.mark.slow
-@pytest.mark.xfail(strict=True, reason="known gap: ArtifactCache is bounded by bytes (1 GiB) only, each entry holds "
-               "an open memfd, and a request without X-Judgebox-Caller is a caller of its own, so the same 'echo 1' "
-               "/run_code (bash, a 6-byte artifact, no compile) left one more fd each time: +400 fds for 400 requests "
-               "(41 -> 441). Under RLIMIT_NOFILE 256 the 211th request was SandboxError 'Too many open files', later "
-               "ones HTTP 500, and every caller's Python /judge after it SE, for good")
+# Found in review r4 (fixed by f7111c2): ArtifactCache is bounded by bytes (1 GiB) only, each entry holds an open
+# memfd, and a request without X-Judgebox-Caller is a caller of its own, so the same 'echo 1' /run_code (bash, a
+# 6-byte artifact, no compile) left one more fd each time: +400 fds for 400 requests (41 -> 441). Under
+# RLIMIT_NOFILE 256 the 211th request was SandboxError 'Too many open files', later ones HTTP 500, and every
+# caller's Python /judge after it SE, for good
 def test_header_less_run_code_requests_do_not_exhaust_the_servers_file_descriptors():
     import subprocess
     import sys
@@ -375,11 +374,11 @@ print(json.dumps(verdicts))
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(strict=True, reason="known gap: the embedded judge keeps one open memfd per distinct cached "
-               "build (bounded by 1 GiB of bytes, so never by count): under RLIMIT_NOFILE 256, 300 distinct bash "
-               "programs in one judge_many (a GRPO batch's worth) were AC for the first 236-238 and SE ('Too many open "
-               "files') for the other 62-64; with the usual soft limit of 1024 that is about 1000 distinct programs of "
-               "any built language (a C binary is 16 KB: 65,536 of them fit in the byte bound)")
+# Found in review r4 (fixed by f7111c2): the embedded judge keeps one open memfd per distinct cached build (bounded
+# by 1 GiB of bytes, so never by count): under RLIMIT_NOFILE 256, 300 distinct bash programs in one judge_many (a
+# GRPO batch's worth) were AC for the first 236-238 and SE ('Too many open files') for the other 62-64; with the
+# usual soft limit of 1024 that is about 1000 distinct programs of any built language (a C binary is 16 KB: 65,536
+# of them fit in the byte bound)
 def test_distinct_programs_do_not_exhaust_the_embedded_judges_file_descriptors():
     import json
     import subprocess
