@@ -17,7 +17,15 @@ import pytest
 
 import judgebox
 from conftest import Server, free_port
-from judgebox.client import AsyncClient, Client, ClientError, DeadlineExceeded, ServerRejected, ServerUnavailable
+from judgebox.client import (
+    IDLE_TIMEOUT,
+    AsyncClient,
+    Client,
+    ClientError,
+    DeadlineExceeded,
+    ServerRejected,
+    ServerUnavailable,
+)
 
 ECHO_DOUBLE = "print(2 * int(input()))"
 RUN_OK = {"status": "Success", "run_result": {"status": "Finished", "return_code": 0, "stdout": "ok\n"}}
@@ -317,7 +325,150 @@ def test_batch_stream_retried_and_resumed_with_the_submissions_it_had_no_line_fo
         asyncio.run(broken(scripted.url))
 
 
+# --- keepalive: /judge and /judge/batch kept visibly alive, hung endpoints found by idleness ------------------
+
+JUDGE_AC = {"verdict": "AC", "score": 1.0, "passed": 1, "total": 1, "message": "", "cases": [], "wall_time": 0.0,
+            "cpu_time": 0.0, "queue_time": 0.0}
+ONE = [{"expected_output": "1"}]
+
+
+def judge_posts(scripted: Scripted) -> int:
+    return sum(path == "/judge" for path, _, _ in scripted.requests)
+
+
+def test_judge_and_batch_ask_for_keepalive_run_code_does_not():
+    with Scripted(reply(200, JUDGE_AC), stream(batch_line(0)), reply(200, RUN_OK)) as scripted:
+        with Client(scripted.url) as client:
+            client.judge("print(1)", cases=ONE)
+            list(client.judge_batch([{"code": "print(1)", "cases": ONE}]))
+            client.run_code("print(1)")
+    assert [h.get("X-Judgebox-Keepalive") for _, h, _ in scripted.requests] == ["1", "1", None]
+
+
+def test_a_slow_endpoint_kept_alive_keeps_its_attempt_past_the_idle_timeout():
+    """Alive (a space every 0.3 s) for longer than IDLE_TIMEOUT: the attempt goes on, nothing is retried
+    elsewhere, no endpoint is failed."""
+    slow = kept_alive(IDLE_TIMEOUT + 1, JUDGE_AC, every=0.3)
+    with Scripted(slow) as first, Scripted(slow) as second, Client([first.url, second.url]) as client:
+        started = time.monotonic()
+        assert client.judge("print(1)", cases=ONE, deadline=IDLE_TIMEOUT + 4).verdict == "AC"
+        assert IDLE_TIMEOUT + 1 <= time.monotonic() - started < IDLE_TIMEOUT + 3
+        stats = client.endpoints()
+    assert judge_posts(first) + judge_posts(second) == 1
+    assert not any(e["failures"] or e["ejections"] for e in stats), stats
+
+
+def test_a_kept_alive_answer_is_cut_at_the_deadline_without_failing_its_endpoint():
+    with Scripted(kept_alive(30, JUDGE_AC, every=0.2)) as scripted, Client(scripted.url) as client:
+        started = time.monotonic()
+        with pytest.raises(DeadlineExceeded):
+            client.judge("print(1)", cases=ONE, deadline=1.5)
+        assert 1.5 <= time.monotonic() - started < 2.2
+        assert client.endpoints()[0]["failures"] == 0 and judge_posts(scripted) == 1
+
+
+@pytest.mark.parametrize("beats", [0.0, 1.5], ids=["headers-then-nothing", "spaces-then-nothing"])
+def test_an_endpoint_that_keeps_alive_then_hangs_fails_over_within_the_deadline(beats):
+    deadline = 10.0
+    with Scripted(kept_alive(beats, None, every=0.3)) as bad, Scripted(reply(200, JUDGE_AC)) as good:
+        with Client([bad.url, good.url]) as client:
+            for i in range(12):  # until one call has gone to the bad one first (ties are random)
+                started = time.monotonic()
+                assert client.judge(f"print(1)  # {i}", cases=ONE, deadline=deadline).verdict == "AC"
+                seconds = time.monotonic() - started
+                if judge_posts(bad):
+                    break
+            stats = {e["url"]: e for e in client.endpoints()}
+    assert judge_posts(bad) == 1, "no call went to the bad endpoint"
+    assert beats + IDLE_TIMEOUT - 0.3 < seconds < beats + IDLE_TIMEOUT + 1.5, seconds  # idle, then elsewhere
+    assert stats[bad.url]["failures"] == 1 and "ReadTimeout" in stats[bad.url]["last_failure"], stats
+    assert stats[good.url]["failures"] == 0
+
+    async def twin() -> tuple[str, float]:
+        async with AsyncClient([bad.url, good.url]) as client:
+            started = time.monotonic()
+            answers = await asyncio.gather(*(client.judge(f"print(1)  # a{i}", cases=ONE, deadline=deadline)
+                                             for i in range(6)))
+            return {a.verdict for a in answers}, time.monotonic() - started
+
+    with Scripted(kept_alive(beats, None, every=0.3)) as bad, Scripted(reply(200, JUDGE_AC)) as good:
+        verdicts, seconds = asyncio.run(twin())
+    assert verdicts == {"AC"} and seconds < beats + IDLE_TIMEOUT + 1.5 and judge_posts(bad) >= 1
+
+
+def test_an_error_after_the_keepalive_began_keeps_its_meaning():
+    """``{"detail", "status", "retry"}`` ending a kept-alive 200: retry true is a 504 (retried), else the
+    status it names (not retried)."""
+    overloaded = {"detail": "no slot within 30 s", "status": 504, "retry": True}
+    with Scripted(kept_alive(0.5, overloaded, every=0.2), reply(200, JUDGE_AC)) as scripted:
+        with Client(scripted.url, backoff=0.01) as client:
+            assert client.judge("print(1)", cases=ONE).verdict == "AC"
+            assert client.endpoints()[0]["failures"] == 0  # busy (it said when to come back), not broken
+    assert judge_posts(scripted) == 2
+    invalid = {"detail": "no such checker", "status": 422, "retry": False}
+    with Scripted(kept_alive(0.3, invalid, every=0.2)) as scripted, Client(scripted.url) as client:
+        with pytest.raises(ServerRejected) as rejected:
+            client.judge("print(1)", cases=ONE)
+    assert (rejected.value.status, rejected.value.detail, judge_posts(scripted)) == (422, "no such checker", 1)
+
+
+def test_batch_keepalive_lines_are_skipped():
+    two = [{"code": f"print({i})", "cases": [{"expected_output": str(i)}]} for i in range(2)]
+    with Scripted(stream(b"\n \n" + batch_line(1) + b"\n\n" + batch_line(0) + b"\n")) as scripted:
+        with Client(scripted.url) as client:
+            assert [line.index for line in client.judge_batch(two)] == [1, 0]
+
+
+def test_the_server_keeps_a_slow_judge_alive_and_keeps_its_statuses(server):
+    """The real server: with the header, a judging longer than KEEPALIVE is a 200 of spaces, then its JSON
+    (read here with a read timeout shorter than the judging); an invalid request is still a 422; a batch
+    sends blank lines between its lines; without the header, plain JSON."""
+    slow = {"code": "import time\ntime.sleep(2.5)\nprint(1)\n# kept alive", "cases": ONE}
+    keep = {"X-Judgebox-Keepalive": "1"}
+    with httpx.Client(base_url=server.url, timeout=httpx.Timeout(30, read=1.8)) as http:
+        answer = http.post("/judge", json=slow, headers=keep)
+        assert answer.status_code == 200 and answer.content[:1] == b" ", answer.content[:50]
+        assert json.loads(answer.content)["verdict"] == "AC"
+        assert http.post("/judge", json={"code": "print(1)"}, headers=keep).status_code == 422
+        fast = http.post("/judge", json={"code": "print(1)", "cases": ONE}, headers=keep)
+        assert fast.content[:1] == b"{" and fast.json()["verdict"] == "AC"  # done within KEEPALIVE: plain JSON
+        batch = http.post("/judge/batch", json={"submissions": [{**slow, "code": slow["code"] + " (batch)"}]},
+                          headers=keep)
+        lines = batch.text.split("\n")
+        assert "" in lines[:-2] and json.loads(lines[-2])["result"]["verdict"] == "AC", lines
+    with httpx.Client(base_url=server.url, timeout=30) as http:
+        plain = http.post("/judge", json={**slow, "code": slow["code"] + " (plain)"})
+        assert plain.content[:1] == b"{" and plain.json()["verdict"] == "AC"
+
+
 # --- a tiny scripted HTTP server -------------------------------------------------------------------------------
+
+def kept_alive(seconds: float, payload: object | None, every: float = 0.5, hang: float = 30.0):
+    """A 200 kept alive as ``judgebox serve`` keeps /judge: a space every ``every`` seconds for ``seconds``, then
+    ``payload``'s JSON, which ends the body (the connection closes); with None, it hangs instead (for ``hang``
+    seconds), its headers and spaces sent."""
+    def answer(handler: http.server.BaseHTTPRequestHandler) -> None:
+        handler.close_connection = True
+        try:
+            handler.send_response(200)
+            handler.send_header("Content-Type", "application/json")
+            handler.send_header("Connection", "close")
+            handler.end_headers()
+            handler.wfile.flush()
+            ends = time.monotonic() + seconds
+            while time.monotonic() < ends:
+                handler.wfile.write(b" ")
+                handler.wfile.flush()
+                time.sleep(every)
+            if payload is None:
+                time.sleep(hang)
+                return
+            handler.wfile.write(json.dumps(payload).encode())
+            handler.wfile.flush()
+        except OSError:
+            pass  # the client gave up on it
+    return answer
+
 
 def reply(status: int, payload: object, headers: dict[str, str] | None = None):
     def answer(handler: http.server.BaseHTTPRequestHandler) -> None:

@@ -18,10 +18,22 @@ Each call has a deadline: ``deadline=`` seconds, by default the client's ``timeo
 and transport errors (refused or dropped connections, protocol errors, connect timeouts) are retried, up to
 ``max_attempts`` attempts (at least one per endpoint), after the server's ``Retry-After`` or an exponential
 backoff with full jitter; a retry goes at once to another endpoint when there is one the call has not tried.
-No sleep runs past the deadline and each attempt's timeouts are capped by the time left: by half of it
-(``ATTEMPT_SHARE``) while another endpoint is left for the call to try, so an endpoint that never answers
-(its /health fine, its requests hung) costs half the time and the other half asks the next one; such a
-timeout is that endpoint's failure. A ``/judge/batch`` stream that breaks midway is sent again with only the
+No sleep runs past the deadline, and no attempt's wait. How long an attempt may wait depends on the path:
+
+- ``/judge`` and ``/judge/batch`` go with ``X-Judgebox-Keepalive: 1``, and a judgebox server keeps such a
+  request visibly alive while it judges (a whitespace byte every ``KEEPALIVE`` seconds before /judge's JSON,
+  a blank line between /judge/batch's lines). An attempt there has all the time left, as long as bytes keep
+  coming: ``IDLE_TIMEOUT`` without one (an endpoint whose /health is fine and whose requests hang, before or
+  after its headers) is that endpoint's failure, and the call goes on elsewhere within its deadline; a slow
+  program on a live endpoint keeps its attempt until the deadline (checked between the bytes), which ejects
+  nothing. A 200 kept alive whose JSON is ``{"detail": ..., "status": 504, "retry": true}`` (the server
+  overloaded after it committed to 200) is a 504 with ``Retry-After: 1``.
+- any other path (SandboxFusion's ``/run_code``, whose servers send no such bytes): an attempt's timeouts are
+  the time left, or half of it (``ATTEMPT_SHARE``) while another endpoint is left for the call to try, so an
+  endpoint that never answers costs half the time and the other half asks the next one; such a timeout is
+  that endpoint's failure.
+
+A ``/judge/batch`` stream that breaks midway is sent again with only the
 submissions whose lines had not come, to another endpoint when there is one. A judge-side SE answer (a
 /judge result's SE, a /run_code ``SandboxError``, a batch line's SE or error) is asked again of an endpoint
 the call has not tried, at once, when the pool doubts it (:meth:`judgebox.balance.Pool.doubts`: an endpoint
@@ -78,7 +90,11 @@ from .types import Case, Limits, Submission
 __all__ = ["AsyncClient", "BadAnswer", "BatchReply", "Client", "ClientError", "DeadlineExceeded", "JudgeReply",
            "RunCodeReply", "ServerRejected", "ServerUnavailable"]
 RETRY_STATUSES = frozenset({429, 502, 503, 504})
-ATTEMPT_SHARE = 0.5  # of the time left, an attempt's timeouts when another endpoint is left to try
+ATTEMPT_SHARE = 0.5  # of the time left, an attempt's timeouts when another endpoint is left to try (no keepalive)
+KEEPALIVE_HEADER = "X-Judgebox-Keepalive"  # "1": the server is to keep the request alive while it judges
+KEEPALIVE_PATHS = frozenset({"/judge", "/judge/batch"})  # the paths the client asks it on
+KEEPALIVE = 1.0  # seconds between a kept-alive request's whitespace bytes (the server's side)
+IDLE_TIMEOUT = 3 * KEEPALIVE  # seconds without a byte after which a kept-alive attempt is its endpoint's failure
 
 
 Reply = TypeVar("Reply", bound=_Traced)
@@ -87,18 +103,20 @@ Reply = TypeVar("Reply", bound=_Traced)
 class _Call:
     """One call's request id, deadline and attempts; decides whether and when to try again."""
 
-    def __init__(self, owner: _Base, deadline: float | None, expected: int = 0, line_timeout: float | None = None
-                 ) -> None:
+    def __init__(self, owner: _Base, deadline: float | None, expected: int = 0, line_timeout: float | None = None,
+                 path: str = "") -> None:
         self.owner, self.seconds = owner, owner.timeout if deadline is None else deadline
         self.line_timeout = line_timeout  # of a batch: the longest wait for its next line, while an attempt is left
+        self.keepalive = path in KEEPALIVE_PATHS  # the server keeps the request alive: idle timeouts, no share
         self.ends = time.monotonic() + self.seconds
+        self.lined = time.monotonic()  # when the last batch line came, or the attempt started
         self.request_id, self.attempts, self.expected = uuid.uuid4().hex, 0, expected
         self.last = ""  # the last failure, for messages
         self.tried: set[Endpoint] = set()
         self.received: set[int] = set()  # of a batch: the submissions whose lines came
         self.sent: list[int] = []  # of a batch: the submissions of the stream being read, in its order
         self.streamed: set[int] = set()  # of a batch: the submissions whose lines the stream being read gave
-        self.reserved = False  # the last attempt's timeouts kept time back for an attempt elsewhere
+        self.reserved = False  # the last attempt's read timeout was short of the time left (its endpoint's failure)
         self.doubted: set[int] = set()  # the answers (a batch's indices; 0 for a call's) asked again after an SE
         self.held: dict[int, Any] = {}  # SE answers held back while another endpoint is asked (keys as doubted)
 
@@ -111,12 +129,18 @@ class _Call:
                                 self.request_id)
 
     def timeout(self) -> httpx.Timeout:
-        """The next attempt's timeouts (its endpoint leased): the time left, or ``ATTEMPT_SHARE`` of it when
+        """The next attempt's timeouts (its endpoint leased). Kept alive: ``IDLE_TIMEOUT`` per read (the call's
+        deadline is checked between reads, :meth:`beat`). Else the time left, or ``ATTEMPT_SHARE`` of it when
         another attempt could go to an endpoint the call has not tried, which keeps the rest for it."""
         left = self.left()
         if left <= 0:
             raise self.expired()
         self.attempts += 1
+        self.lined = time.monotonic()
+        if self.keepalive:
+            self.reserved = IDLE_TIMEOUT < left
+            wait = min(IDLE_TIMEOUT, left)
+            return httpx.Timeout(wait, connect=min(self.owner.connect_timeout, left), pool=left)
         self.reserved = not self.spent() and self.owner._pool.untried(self.tried)
         wait = min(left * ATTEMPT_SHARE, self.line_timeout or left) if self.reserved else left
         return httpx.Timeout(wait, connect=min(self.owner.connect_timeout, wait))
@@ -151,6 +175,32 @@ class _Call:
             raise self.expired() from cause
         return delay
 
+    def beat(self, chunk: bytes = b"") -> bytes:
+        """A chunk of a kept-alive answer came (a batch's blank line: none): raises when the deadline passed
+        during a keepalive, or (of a batch) no line came within ``line_timeout`` while another endpoint is left."""
+        if chunk.isspace() or not chunk:
+            if self.left() <= 0:
+                raise self.expired()  # a live endpoint, slower than the caller: not its failure
+            if self.line_timeout is not None and time.monotonic() - self.lined > self.line_timeout \
+                    and not self.spent() and self.owner._pool.untried(self.tried):
+                self.reserved = True
+                raise httpx.ReadTimeout(f"no batch line within line_timeout={self.line_timeout:g} s")
+        return chunk
+
+    def kept_error(self, content: bytes) -> httpx.Response | None:
+        """A kept-alive 200 whose JSON is an error the server met after committing to 200
+        (``{"detail": ..., "status": 504, "retry": true}``), as the answer it stands for; else None."""
+        if not self.keepalive or b'"status"' not in content or b'"detail"' not in content:
+            return None
+        try:
+            answer = json.loads(content)
+        except ValueError:
+            return None
+        if not isinstance(answer, dict) or "verdict" in answer or not isinstance(answer.get("status"), int):
+            return None
+        headers = {"Retry-After": "1"} if answer.get("retry") is True else {}
+        return httpx.Response(answer["status"], json={"detail": answer.get("detail")}, headers=headers)
+
     def parse(self, content: bytes | str, model: type[Reply] | None = None) -> Any:
         """The answer as ``model`` (with the call's request id), or as plain JSON without one."""
         try:
@@ -172,8 +222,12 @@ class _Call:
     def line(self, text: str, lease: Lease) -> BatchReply | None:
         """A line of the stream, its index that of the call's own submissions; None for an SE line held back
         while another endpoint is asked."""
+        if not text.strip():
+            self.beat()  # a keepalive
+            return None
         if self.left() <= 0:
             raise self.expired()
+        self.lined = time.monotonic()
         reply = self.parse(text, BatchReply)
         if not 0 <= reply.index < len(self.sent) or self.sent[reply.index] in self.streamed:
             raise BadAnswer(f"the batch stream sent a line for index {reply.index}: not one of the {len(self.sent)} "
@@ -215,11 +269,11 @@ class _Call:
         self.received.update(held)
         return list(held.values())
 
-    def read(self, response: httpx.Response, lease: Lease, model: type[Reply] | None) -> tuple[bool, Any]:
+    def read(self, content: bytes, lease: Lease, model: type[Reply] | None) -> tuple[bool, Any]:
         """(True, the answer parsed), or (False, None) when another endpoint is to be asked: the answer does not
         parse, or it is an SE the pool doubts (held back, given if no other endpoint answers: :meth:`given_up`)."""
         try:
-            reply = self.parse(response.content, model)
+            reply = self.parse(content, model)
         except BadAnswer as exc:
             self.unusable(lease, exc)
             return False, None
@@ -301,6 +355,8 @@ class _Base:
 
     def _request(self, call: _Call, endpoint: Endpoint, path: str, body: dict | None) -> httpx.Request:
         headers = {"X-Request-ID": call.request_id, **endpoint.headers()}
+        if call.keepalive:
+            headers[KEEPALIVE_HEADER] = "1"
         url, extensions = endpoint.url + path, endpoint.extensions()
         if body is None:
             return self._http.build_request("GET", url, headers=headers, timeout=call.timeout(),
@@ -381,24 +437,24 @@ class Client(_Base):
 
     def _fetch(self, path: str, body: dict | None, deadline: float | None, model: type[Reply] | None = None) -> Any:
         """POST ``body`` (GET when None) and parse the answer."""
-        call = _Call(self, deadline)
+        call = _Call(self, deadline, path=path)
         while True:
             try:
-                usable, reply = call.read(*self._send(call, path, body), model)
+                _, lease, content = self._send(call, path, body)
+                usable, reply = call.read(content, lease, model)
             except ClientError as exc:
                 return call.given_up(exc)
             if usable:
                 return reply
 
     def _send(self, call: _Call, path: str, body: dict | None, stream: bool = False
-              ) -> tuple[httpx.Response, Lease]:
-        """The first successful answer (read unless ``stream``), with its lease still held."""
+              ) -> tuple[httpx.Response, Lease, bytes]:
+        """The first successful answer (its content read unless ``stream``), with its lease still held."""
         while True:
             lease = call.lease(self._pool.lease(call.tried, call.left()))
             try:
                 response = self._http.send(self._request(call, lease.endpoint, path, body), stream=True)
-                if not stream or not response.is_success:
-                    response.read()
+                content = b"" if stream and response.is_success else self._body(call, response)
             except httpx.TransportError as exc:
                 _transport_failed(lease, exc)
                 time.sleep(call.retry(exc))
@@ -406,20 +462,30 @@ class Client(_Base):
             except BaseException:
                 lease.release()
                 raise
-            if response.is_success:
-                return response, lease
+            if response.is_success and (failure := call.kept_error(content)) is None:
+                return response, lease, content
+            response = failure if response.is_success else response
             _answered(lease, response)
             time.sleep(call.retry(response))
 
+    def _body(self, call: _Call, response: httpx.Response) -> bytes:
+        """The answer's content, read chunk by chunk: the call's deadline is checked between them."""
+        if not response.is_success:
+            return response.read()
+        try:
+            return b"".join(call.beat(chunk) for chunk in response.iter_bytes())
+        finally:
+            response.close()
+
     def _stream(self, body: dict, deadline: float | None, line_timeout: float | None) -> Iterator[BatchReply]:
         submissions = body["submissions"]
-        call = _Call(self, deadline, expected=len(submissions), line_timeout=line_timeout)
+        call = _Call(self, deadline, expected=len(submissions), line_timeout=line_timeout, path="/judge/batch")
         try:
             while True:
-                response, lease = self._send(call, "/judge/batch", call.batch(submissions), stream=True)
+                response, lease, _ = self._send(call, "/judge/batch", call.batch(submissions), stream=True)
                 try:
                     for text in response.iter_lines():
-                        if text.strip() and (reply := call.line(text, lease)) is not None:
+                        if (reply := call.line(text, lease)) is not None:
                             yield reply
                     done, delay = call.finished(lease), 0.0
                 except (httpx.TransportError, BadAnswer) as exc:
@@ -487,23 +553,23 @@ class AsyncClient(_Base):
 
     async def _fetch(self, path: str, body: dict | None, deadline: float | None,
                     model: type[Reply] | None = None) -> Any:
-        call = _Call(self, deadline)
+        call = _Call(self, deadline, path=path)
         while True:
             try:
-                usable, reply = call.read(*await self._send(call, path, body), model)
+                _, lease, content = await self._send(call, path, body)
+                usable, reply = call.read(content, lease, model)
             except ClientError as exc:
                 return call.given_up(exc)
             if usable:
                 return reply
 
     async def _send(self, call: _Call, path: str, body: dict | None, stream: bool = False
-                    ) -> tuple[httpx.Response, Lease]:
+                    ) -> tuple[httpx.Response, Lease, bytes]:
         while True:
             lease = call.lease(await self._pool.lease_async(call.tried, call.left()))
             try:
                 response = await self._http.send(self._request(call, lease.endpoint, path, body), stream=True)
-                if not stream or not response.is_success:
-                    await response.aread()
+                content = b"" if stream and response.is_success else await self._body(call, response)
             except httpx.TransportError as exc:
                 _transport_failed(lease, exc)
                 await asyncio.sleep(call.retry(exc))
@@ -511,21 +577,30 @@ class AsyncClient(_Base):
             except BaseException:
                 lease.release()
                 raise
-            if response.is_success:
-                return response, lease
+            if response.is_success and (failure := call.kept_error(content)) is None:
+                return response, lease, content
+            response = failure if response.is_success else response
             _answered(lease, response)
             await asyncio.sleep(call.retry(response))
+
+    async def _body(self, call: _Call, response: httpx.Response) -> bytes:
+        if not response.is_success:
+            return await response.aread()
+        try:
+            return b"".join([call.beat(chunk) async for chunk in response.aiter_bytes()])
+        finally:
+            await response.aclose()
 
     async def _stream(self, body: dict, deadline: float | None, line_timeout: float | None
                       ) -> AsyncIterator[BatchReply]:
         submissions = body["submissions"]
-        call = _Call(self, deadline, expected=len(submissions), line_timeout=line_timeout)
+        call = _Call(self, deadline, expected=len(submissions), line_timeout=line_timeout, path="/judge/batch")
         try:
             while True:
-                response, lease = await self._send(call, "/judge/batch", call.batch(submissions), stream=True)
+                response, lease, _ = await self._send(call, "/judge/batch", call.batch(submissions), stream=True)
                 try:
                     async for text in response.aiter_lines():
-                        if text.strip() and (reply := call.line(text, lease)) is not None:
+                        if (reply := call.line(text, lease)) is not None:
                             yield reply
                     done, delay = call.finished(lease), 0.0
                 except (httpx.TransportError, BadAnswer) as exc:

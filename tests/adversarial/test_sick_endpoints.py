@@ -4,8 +4,9 @@ request at once with a judge-side SE of the right schema (a broken sandbox behin
 
 What must hold: every correct program comes back AC within the caller's deadline (``timeout=`` of
 ``Judge(backend="server")``, the derived deadline of verl's judgebox:// transport, ``deadline=`` of the client),
-because an attempt gets half the time left while another endpoint is there to try, a timeout is the
-endpoint's failure, and an SE the pool doubts is asked again elsewhere; both sick endpoints end ejected. And
+because an attempt on /run_code gets half the time left while another endpoint is there to try, one on
+/judge is failed over once no keepalive byte came for ``IDLE_TIMEOUT``, such a timeout is the endpoint's
+failure, and an SE the pool doubts is asked again elsewhere; both sick endpoints end ejected. And
 submissions that are SE everywhere (a language no server runs) eject no endpoint: an endpoint is ejected for
 its SE share only against the others'.
 """
@@ -25,7 +26,7 @@ import judgebox
 from conftest import Server
 from judgebox import Case, Verdict, rewards
 from judgebox.client import AsyncClient, Client
-from test_client import Scripted, batch_line, reply, stream
+from test_client import Scripted, batch_line, kept_alive, reply, stream
 
 MARGIN = 1.5  # seconds past a deadline an answer may come (scheduling, the last attempt's connect)
 DOUBLE = "print(int(input()) * 2)"
@@ -39,7 +40,8 @@ OK_RUN = {"status": "Success", "message": "", "run_result": {"status": "Finished
 
 class Endpoint:
     """A real HTTP/1.1 server on 127.0.0.1 (test_client's ``Scripted``) whose ``/health`` answers ok. ``mode``:
-    ``hung`` reads each request and never answers it (until closed); ``se`` answers each at once with a
+    ``hung`` reads each request and never answers it (until closed); ``beating`` answers /judge with a 200 kept
+    alive (a space every 0.3 s) for ``delay`` seconds, then hangs; ``se`` answers each at once with a
     judge-side SE (/judge, /run_code, and a line per submission on /judge/batch); ``ok`` answers AC / Success
     likewise, after ``delay`` seconds."""
 
@@ -58,6 +60,8 @@ class Endpoint:
         if self.mode == "hung":
             self.closing.wait()  # the request is in; its answer never comes
             return None
+        if self.mode == "beating":
+            return kept_alive(self.delay, None, every=0.3)(handler)
         time.sleep(self.delay)
         result, run = (SE_RESULT, SE_RUN) if self.mode == "se" else (AC_RESULT, OK_RUN)
         if handler.path != "/judge/batch":
@@ -263,3 +267,23 @@ def test_a_language_no_server_runs_is_se_everywhere_and_ejects_neither_real_serv
     assert {a.status for a in answers} == {"SandboxError"}
     assert not any(e["ejected"] or e["ejections"] for e in stats), stats
     assert sum(e["requests"] for e in stats) < 30 + 15, stats
+
+
+@pytest.mark.slow
+def test_an_endpoint_alive_for_a_while_then_hung_fails_over_to_a_real_server(server):
+    """Endpoint 1 answers /judge with a 200 kept alive for 2 s, then nothing: each call that goes there is
+    failed over after the idle timeout and judged AC by the real server within the caller's timeout; the
+    beating endpoint ends ejected for its ReadTimeouts, the real one untouched."""
+    timeout = 10.0
+    programs = _programs(16)
+    with Endpoint("beating", delay=2.0) as beating:
+        with judgebox.Judge(backend="server", address=[beating.url, server.url], timeout=timeout) as remote:
+            with ThreadPoolExecutor(8) as pool:
+                timings = list(pool.map(lambda p: timed(remote.judge, p[0], p[1]), programs))
+            stats = by_url(remote.client.endpoints())
+    assert [r.verdict for r, _ in timings] == [Verdict.AC] * 16, [r.message for r, _ in timings]
+    slowest = max(seconds for _, seconds in timings)
+    assert slowest < timeout, slowest
+    assert beating.posts >= 1
+    assert_ejected(stats[beating.url], "ReadTimeout")
+    assert not stats[server.url]["ejected"] and stats[server.url]["failures"] == 0

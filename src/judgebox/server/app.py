@@ -28,6 +28,7 @@ from pydantic import BaseModel
 from .. import callers, openrlhf
 from ..backends.local import Group, Tenant
 from ..cases import MAX_RECORD_BYTES
+from ..client import KEEPALIVE, KEEPALIVE_HEADER
 from ..errors import JudgeboxError
 from ..judging import Judge
 from ..sandbox.config import SandboxConfig
@@ -219,16 +220,38 @@ def create_app(settings: ServerSettings | None = None, judge: Judge | None = Non
 
     @app.post("/judge", response_model=JudgeResponse)
     async def judge_endpoint(body: JudgeRequest, request: Request) -> Response:
-        """Judge one submission on all its cases; the headline verdict and every case's result."""
-        return _json(await judge_one(body, _arrival(request), _hang_up(request), caller_of(request)))
+        """Judge one submission on all its cases; the headline verdict and every case's result.
+
+        With ``X-Judgebox-Keepalive: 1`` (judgebox's own clients send it), a judging that has not finished
+        within ``KEEPALIVE`` seconds is kept visibly alive: by then the request is validated and admitted (a
+        422, 401, 413, or a 504 of admission refusing it, has come with its own status), so the server commits
+        to 200 and streams one space every ``KEEPALIVE`` seconds until the JSON answer, which ends the body
+        (JSON allows the leading whitespace). An error met after that commitment ends the body with
+        ``{"detail": ..., "status": <the status it would have had>, "retry": true|false}``: ``retry`` true for
+        :class:`Overloaded` (no case started within the wait: the client treats it as a 504 with
+        ``Retry-After: 1``), false for the others (422, 500); a client that hung up gets nothing."""
+        judged = judge_one(body, _arrival(request), _hang_up(request), caller_of(request))
+        if request.headers.get(KEEPALIVE_HEADER) != "1":
+            return _json(await judged)
+        task = asyncio.ensure_future(judged)
+        try:
+            await asyncio.wait([task], timeout=KEEPALIVE)
+        except BaseException:
+            task.cancel()
+            raise
+        if task.done():
+            return _json(task.result())  # its error, if any, answered by the handlers above with its status
+        return StreamingResponse(_kept_alive(task), media_type="application/json")
 
     @app.post("/judge/batch", response_class=StreamingResponse,
               responses={200: {"content": {"application/x-ndjson": {"schema": BatchLine.model_json_schema()}}}})
     async def judge_batch(body: BatchRequest, request: Request) -> StreamingResponse:
         """Judge many submissions; one NDJSON line (a ``BatchLine``) per submission as each finishes.
-        The submissions share one tenant: the request is as fair to others as a /judge of all their cases."""
+        The submissions share one tenant: the request is as fair to others as a /judge of all their cases.
+        With ``X-Judgebox-Keepalive: 1``, a blank line is sent every ``KEEPALIVE`` seconds no line was."""
         arrived = _arrival(request)
         tenant, caller = Tenant(), caller_of(request)
+        beat = KEEPALIVE if request.headers.get(KEEPALIVE_HEADER) == "1" else None
 
         async def line(index: int, submission: JudgeRequest) -> str:
             try:
@@ -245,10 +268,13 @@ def create_app(settings: ServerSettings | None = None, judge: Judge | None = Non
             gone = asyncio.ensure_future(_hang_up(request)())
             try:
                 while tasks:
-                    done, tasks = await asyncio.wait(tasks | {gone}, return_when=asyncio.FIRST_COMPLETED)
+                    done, tasks = await asyncio.wait(tasks | {gone}, timeout=beat,
+                                                     return_when=asyncio.FIRST_COMPLETED)
                     if gone in done:
                         return  # the client hung up: the submissions not yet answered are cancelled below
                     tasks.discard(gone)
+                    if not done:
+                        yield "\n"  # keepalive: no line in KEEPALIVE seconds
                     for finished in done:
                         yield finished.result() + "\n"
             finally:
@@ -328,6 +354,31 @@ def _json(model: BaseModel) -> Response:
     """The model serialised once by pydantic, skipping FastAPI's second validation pass (the model is
     already of the response type; ``response_model`` still documents it)."""
     return Response(model.model_dump_json(), media_type="application/json")
+
+
+async def _kept_alive(task: asyncio.Future) -> AsyncIterator[bytes]:
+    """A /judge answer kept alive (``X-Judgebox-Keepalive``): a space every ``KEEPALIVE`` seconds until
+    ``task``'s JSON, or the JSON of the error it met (its status in the body: the 200 is already sent)."""
+    try:
+        yield b" "
+        while not task.done():
+            await asyncio.wait([task], timeout=KEEPALIVE)
+            if not task.done():
+                yield b" "
+        try:
+            yield _json(task.result()).body
+        except ClientGone:
+            return  # nobody reads it
+        except Overloaded as exc:
+            yield json.dumps({"detail": str(exc), "status": 504, "retry": True}).encode()
+        except (JudgeboxError, RequestValidationError, UnicodeEncodeError, RecursionError) as exc:
+            yield json.dumps({"detail": _error_text(exc), "status": 422, "retry": False}).encode()
+        except Exception:
+            log.exception("unhandled error in a kept-alive /judge [%s]", request_id.get())
+            yield json.dumps({"detail": f"internal error; request id {request_id.get()}", "status": 500,
+                              "retry": False}).encode()
+    finally:
+        task.cancel()  # the client hung up mid-stream: its queued work is cancelled
 
 
 def _error_text(exc: Exception) -> str:
