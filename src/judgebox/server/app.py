@@ -147,11 +147,10 @@ def create_app(settings: ServerSettings | None = None, judge: Judge | None = Non
         judge = the_judge()
         entries = state["languages"]
         healthy = entries is None or any(e["name"] == "python" and e["available"] for e in entries)  # type: ignore[union-attr]
-        cache = judge.programs.cache
+        # Open without the token: nothing here tells of a caller's work (the cache counts are on /metrics)
         return {"status": "ok" if healthy else "degraded", "mode": judge.config.mode, "isolation": judge.isolation(),
                 "languages": entries if entries is not None else "pending", "slots": len(judge.pool.slots),
-                "busy": judge.pool.busy, "queue_depth": admission().waiting,
-                "artifact_cache": {"hits": cache.hits, "misses": cache.misses}}
+                "busy": judge.pool.busy, "queue_depth": admission().waiting}
 
     @app.get("/metrics", response_class=PlainTextResponse)
     async def prometheus() -> PlainTextResponse:
