@@ -37,9 +37,10 @@ class ServerJudge(JudgesCode):
 
     ``token`` (default ``$JUDGEBOX_TOKEN``) is sent as a bearer token; ``concurrency`` is the process-wide
     budget of requests in flight (the balanced client's). ``timeout`` bounds the seconds a submission's judging
-    may take, retries on other endpoints included (an endpoint that does not answer is given part of it, and
-    the rest goes to another); without it, a submission has as long as the server may take (its queue, and
-    every case at its wall-clock backstop, thrice). Past it the submission is SE."""
+    may take, retries on other endpoints included (an endpoint keeps its attempt for as long as it keeps the
+    request alive, and one that goes silent for the client's ``IDLE_TIMEOUT`` is left for another); without
+    it, a submission has as long as the server may take (its queue, and every case at its wall-clock backstop,
+    thrice). Past it the submission is SE."""
 
     def __init__(self, address: str | list[str], token: str | None = None, concurrency: int | None = None,
                  timeout: float | None = None) -> None:
