@@ -296,11 +296,10 @@ def _memory_kib(pid: int) -> dict[str, int]:
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(strict=True, reason="known gap: the body limit (64 MiB) bounds bytes, not what json.loads makes "
-               "of them: one /judge body of '[{},{},...]' (an extra field, refused with a 422 after parsing) took "
-               "the server from 61 MB to a 1.78 GB peak (RSS still 1.69 GB after the answer), about 25 bytes of "
-               "Python objects per byte of body; a few such requests at once exhaust the judge's memory. "
-               "judgebox score reads a 64 MiB JSONL line the same way (json.loads of '[{},...]': a 1.6 GB peak)")
+# Found in review r4: the body limit (64 MiB) bounded bytes, not what json.loads makes of them: one /judge body of
+# '[{},{},...]' (an extra field, refused with a 422 after parsing) took the server from 61 MB to a 1.78 GB peak
+# (RSS still 1.69 GB after the answer), about 25 bytes of Python objects per byte of body. Now BodySizeLimit counts
+# the body's JSON values as it streams and refuses it past judgebox.cases.MAX_JSON_VALUES with a 413
 def test_a_json_body_within_the_limit_costs_the_server_about_the_limit():
     with Server("--workers", "1") as running:
         before = _memory_kib(running.process.pid)

@@ -30,7 +30,10 @@ empty output (so WA unless nothing was expected) and what went to stdout is not 
 Test data comes from files and requests nobody here wrote, so every reader of it has one bound,
 :data:`MAX_RECORD_BYTES`: what one record is, or decodes to (a JSONL line, a packed field inflated, a
 Parquet row, test cases given as text), checked while it is decoded, never after; :func:`over_bound` says
-so in one wording wherever it is refused.
+so in one wording wherever it is refused. Bytes are not the whole cost of JSON: ``json.loads`` makes some
+25 bytes of Python objects of each byte of ``[{},{},...]``, so JSON text is also counted before it is
+parsed (:class:`JsonValues`, fed a chunk at a time as the text arrives) and refused past
+:data:`MAX_JSON_VALUES` values, :func:`over_values` saying so.
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ from __future__ import annotations
 import ast
 import json
 import math
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -46,11 +50,15 @@ from .. import checkers
 from ..errors import InvalidCases, JudgeboxError
 from ..types import Case, Limits, MiB
 
-__all__ = ["MAX_RECORD_BYTES", "Problem", "json_error", "load_cases", "load_problem", "over_bound"]
+__all__ = ["MAX_JSON_VALUES", "MAX_RECORD_BYTES", "JsonValues", "Problem", "json_error", "json_values", "load_cases",
+           "load_problem", "over_bound", "over_values"]
 
 # The request body judgebox serve takes by default: a record it could not be sent is not read whole
 # either. A decompression bomb costs about this much before it is refused.
 MAX_RECORD_BYTES = 64 * MiB
+# The JSON values one record may make (8 Mi): json.loads makes at most ~60 bytes of Python objects of each
+# (an empty dict, 64), so a record costs a few times the byte bound once parsed, never 25 times
+MAX_JSON_VALUES = MAX_RECORD_BYTES // 8
 # What CPython's parser makes of a literal, a node of it (~1 KiB measured for each comma or bracket):
 # ast.literal_eval of 7 MiB of "{1}," takes 4 GiB, so a literal's text is weighed before it is parsed
 LITERAL_NODE_BYTES = 1536
@@ -87,6 +95,63 @@ def over_bound(what: str, size: int | None = None) -> str:
     return f"{what}{told} is over the {MAX_RECORD_BYTES // MiB} MiB bound of one record"
 
 
+def over_values(what: str, count: int) -> str:
+    """Why JSON text that makes ``count`` values (or at least that many) is refused, in one wording."""
+    return f"{what} ({count} JSON values or more) is over the bound of {MAX_JSON_VALUES} JSON values of one record"
+
+
+# The escapes that hide a quote from the count, ``\\`` and ``\"``: removed (left to right, as JSON reads them)
+# before the quotes are counted, so each quote left opens or closes a string; other escapes (``\n``) stay
+_ESCAPE = re.compile(rb"\\[\\\"]")
+_ESCAPE_TEXT = re.compile(_ESCAPE.pattern.decode())
+_PIECE = 1 << 18  # of a chunk, read at a time (its parts between quotes are objects for a moment)
+
+
+class JsonValues:
+    """Counts the values JSON text will make, fed a chunk at a time (bytes, or str), before it is parsed:
+    ``count`` is one plus each ``,`` ``[`` and ``{`` outside strings, which is the number of values (keys
+    not counted) plus one for each empty ``[]`` or ``{}``. Nothing inside a string counts, escaped quotes
+    included; a string or an escape may span chunks. Each chunk is read by ``re``, ``split`` and
+    ``count``, at C speed. Text that is not JSON is counted all the same (json.loads refuses it after)."""
+
+    def __init__(self) -> None:
+        self.count = 1
+        self._in_string = False
+        self._escaped = False  # the last chunk ended on a lone backslash: the next byte is escaped
+
+    @property
+    def over(self) -> bool:
+        return self.count > MAX_JSON_VALUES
+
+    def feed(self, chunk: bytes | bytearray | memoryview | str) -> int:
+        """The count so far, with ``chunk`` (what follows the chunks fed before) counted."""
+        for start in range(0, len(chunk), _PIECE):
+            self._piece(chunk[start:start + _PIECE])
+        return self.count
+
+    def _piece(self, piece: Any) -> None:
+        text = isinstance(piece, str)
+        if not text:
+            piece = bytes(piece)
+        if self._escaped:
+            piece, self._escaped = piece[1:], False
+        backslash, quote = ("\\", '"') if text else (b"\\", b'"')
+        if backslash in piece:
+            piece = (_ESCAPE_TEXT if text else _ESCAPE).sub(piece[:0], piece)
+            if piece.endswith(backslash):  # a lone one, escaping the next chunk's first byte
+                piece, self._escaped = piece[:-1], True
+        parts = piece.split(quote)
+        outside = piece[:0].join(parts[self._in_string::2])
+        del parts
+        self.count += sum(outside.count(mark) for mark in ((",", "[", "{") if text else (b",", b"[", b"{")))
+        self._in_string ^= piece.count(quote) % 2 == 1
+
+
+def json_values(text: bytes | bytearray | str) -> int:
+    """The values the JSON ``text`` will make, as :class:`JsonValues` counts them."""
+    return JsonValues().feed(text)
+
+
 def load_cases(test_cases: Any, limits: Limits | None = None) -> tuple[Case, ...]:
     return load_problem(test_cases, limits).cases
 
@@ -98,6 +163,8 @@ def load_problem(test_cases: Any, limits: Limits | None = None) -> Problem:
     if isinstance(test_cases, (str, bytes)):
         if len(test_cases) > MAX_RECORD_BYTES:
             raise InvalidCases(over_bound("the test cases' text", len(test_cases)))
+        if (count := json_values(test_cases)) > MAX_JSON_VALUES:
+            raise InvalidCases(over_values("the test cases' text", count))
         try:
             test_cases = json.loads(test_cases)
         except (ValueError, RecursionError) as exc:
@@ -175,6 +242,12 @@ def _from_verl(data: Mapping[str, Any], limits: Limits | None) -> tuple[Case, ..
     if fn_name is None:
         return tuple(Case.stdio(_text(i, "input", n), _text(o, "output", n), limits)
                      for n, (i, o) in enumerate(zip(inputs, outputs)))
+    # the arguments and outputs given as JSON text are parsed and kept, all of them: counted together first
+    # (an input is a value a line; a raw newline is never inside a JSON string)
+    count = (sum(json_values(i) + i.count("\n") for i in inputs if isinstance(i, str))
+             + sum(json_values(o) for o in outputs if isinstance(o, str)))
+    if count > MAX_JSON_VALUES:
+        raise InvalidCases(over_values("the call cases' JSON texts", count))
     return tuple(Case.call(fn_name, i if isinstance(i, list) else _arguments(_text(i, "input", n), n),
                            _literal(o, n) if isinstance(o, str) else o, limits)
                  for n, (i, o) in enumerate(zip(inputs, outputs)))

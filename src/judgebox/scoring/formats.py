@@ -17,7 +17,9 @@ and a function that builds the problem. The field names are those of the dataset
   base64 + zlib + pickle of that JSON), ``metadata`` (``func_name`` for functional problems).
 
 The files are nobody's here, so each decoder stops at :data:`judgebox.cases.MAX_RECORD_BYTES` while it
-decodes: a JSONL line is read up to the bound and the rest of a longer one skipped unread; a packed field
+decodes: a JSONL line is read up to the bound and the rest of a longer one skipped unread (and so is one
+that would make more than :data:`judgebox.cases.MAX_JSON_VALUES` JSON values, counted as it is read, as
+is a field of JSON text before it is parsed); a packed field
 is inflated a chunk at a time up to the bound; Parquet is decoded in a child process the kernel caps
 (:mod:`.parquet`). A bomb costs about the bound and is one bad record; the file's other records are read.
 """
@@ -35,7 +37,16 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import IO, Any
 
-from ..cases import MAX_RECORD_BYTES, json_error, load_problem, over_bound
+from ..cases import (
+    MAX_JSON_VALUES,
+    MAX_RECORD_BYTES,
+    JsonValues,
+    json_error,
+    json_values,
+    load_problem,
+    over_bound,
+    over_values,
+)
 from ..errors import JudgeboxError
 
 INFLATE_CHUNK = 1 << 16  # of a packed field's zlib stream, fed to the inflater at a time
@@ -100,6 +111,8 @@ def _json(record: Mapping[str, Any], key: str, where: str) -> Any:
         return value
     if not isinstance(value, str):
         raise BadRecord(where, key, f"expected JSON text or an object, got {type(value).__name__}")
+    if (count := json_values(value)) > MAX_JSON_VALUES:
+        raise BadRecord(where, key, over_values("the JSON text", count))
     try:
         return json.loads(value)
     except (ValueError, RecursionError) as exc:
@@ -357,8 +370,8 @@ def read_records(path: Path) -> Iterator[tuple[str, Any]]:
     with handle:
         for number, line in _lines(handle):
             where = f"{path.name} line {number}"
-            if line is None:
-                yield where, BadRecord(where, "(line)", over_bound("the line"))
+            if isinstance(line, str):
+                yield where, BadRecord(where, "(line)", line)
                 continue
             if not line.strip():
                 continue
@@ -369,22 +382,26 @@ def read_records(path: Path) -> Iterator[tuple[str, Any]]:
                                                         f"({json_error(exc)})")
 
 
-def _lines(handle: IO[bytes]) -> Iterator[tuple[int, bytearray | None]]:
-    """Each line with its number, or None for a line over the bound: it is read a chunk at a time into
-    one buffer, and once it is past the bound the buffer is dropped and the rest read past, never held."""
+def _lines(handle: IO[bytes]) -> Iterator[tuple[int, bytearray | str]]:
+    """Each line with its number, or why it is refused for a line over the bound (of bytes, or of the JSON
+    values it would make): it is read a chunk at a time into one buffer, each chunk counted, and once it is
+    past a bound the buffer is dropped and the rest read past, never held."""
     number = 0
     while chunk := handle.readline(LINE_CHUNK):
         number += 1
-        line = bytearray(chunk)
-        while not chunk.endswith(b"\n") and len(line) <= MAX_RECORD_BYTES and (chunk := handle.readline(LINE_CHUNK)):
+        line, values = bytearray(chunk), JsonValues()
+        values.feed(chunk)
+        while (not chunk.endswith(b"\n") and len(line) <= MAX_RECORD_BYTES and not values.over
+               and (chunk := handle.readline(LINE_CHUNK))):
             line += chunk
-        if len(line) - line.endswith(b"\n") <= MAX_RECORD_BYTES:
+            values.feed(chunk)
+        if len(line) - line.endswith(b"\n") <= MAX_RECORD_BYTES and not values.over:
             yield number, line
             continue
         del line
         while not chunk.endswith(b"\n") and (chunk := handle.readline(LINE_CHUNK)):
             pass
-        yield number, None
+        yield number, over_values("the line", values.count) if values.over else over_bound("the line")
 
 
 def read_problems(path: Path) -> Iterator[Problem | BadRecord]:

@@ -1,6 +1,7 @@
 """Pure ASGI middlewares (cheaper than Starlette's BaseHTTPMiddleware on every request):
 :class:`RequestFrame` (request id, bearer token, metrics and log line) and :class:`BodySizeLimit`
-(413 for bodies over the limit, without buffering them)."""
+(413 for bodies over the limit, without buffering them: over its bytes, or over the JSON values one
+record may make, :data:`judgebox.cases.MAX_JSON_VALUES`, counted as the body streams in)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ from contextvars import ContextVar
 from typing import Any
 
 from starlette.exceptions import HTTPException
+
+from ..cases import JsonValues, over_values
 
 log = logging.getLogger("judgebox.server")
 request_id: ContextVar[str] = ContextVar("request_id", default="-")
@@ -33,15 +36,20 @@ class BodySizeLimit:
             await self._refuse(send)
             return
         seen = 0
+        values = JsonValues()  # what json.loads would make of the body: 25 bytes of objects a byte of [{},...]
         started = False
 
         async def counted_receive() -> dict:
             nonlocal seen
             message = await receive()
             if message["type"] == "http.request":
-                seen += len(message.get("body", b""))
+                body = message.get("body", b"")
+                seen += len(body)
                 if seen > self.max_bytes:
                     raise _TooLarge(self.max_bytes)
+                values.feed(body)
+                if values.over:
+                    raise _TooLarge(self.max_bytes, over_values("the request body", values.count))
             return message
 
         async def tracked_send(message: dict) -> None:
@@ -51,20 +59,20 @@ class BodySizeLimit:
 
         try:
             await self.app(scope, counted_receive, tracked_send)
-        except _TooLarge:
+        except _TooLarge as refused:
             if not started:
-                await self._refuse(send)
+                await self._refuse(send, refused)
 
-    async def _refuse(self, send: Any) -> None:
-        await _send_json(send, 413, {"detail": _TooLarge(self.max_bytes).detail})
+    async def _refuse(self, send: Any, refused: _TooLarge | None = None) -> None:
+        await _send_json(send, 413, {"detail": (refused or _TooLarge(self.max_bytes)).detail})
 
 
 class _TooLarge(HTTPException):
     """Raised from the body stream. An ``HTTPException`` so that FastAPI, which turns any other error while it
     reads a body into "400 There was an error parsing the body", passes it on and answers it as a 413."""
 
-    def __init__(self, max_bytes: int) -> None:
-        super().__init__(413, f"request body larger than {max_bytes} bytes")
+    def __init__(self, max_bytes: int, detail: str | None = None) -> None:
+        super().__init__(413, detail or f"request body larger than {max_bytes} bytes")
 
 
 class RequestFrame:
