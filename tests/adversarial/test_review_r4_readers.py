@@ -12,18 +12,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from test_reader_bombs import MEASURE  # the peak-RSS wrapper the bomb tests use
 
 from judgebox.cases import MAX_RECORD_BYTES
 
 JUDGEBOX = str(Path(sys.executable).with_name("judgebox"))
-MEASURE = """import os, sys
-pid = os.fork()
-if pid == 0:
-    os.execv(sys.argv[2], sys.argv[2:])
-_, status, usage = os.wait4(pid, 0)
-open(sys.argv[1], "w").write(str(usage.ru_maxrss))
-sys.exit(os.waitstatus_to_exitcode(status))
-"""
 
 
 def _record(ident: str) -> str:
