@@ -29,7 +29,6 @@ from __future__ import annotations
 import base64
 import io
 import json
-import pickle
 import pickletools
 import zlib
 from collections.abc import Callable, Iterator, Mapping
@@ -48,22 +47,12 @@ from ..cases import (
     over_values,
 )
 from ..errors import JudgeboxError
+from .parquet import read_parquet
+from .records import BadRecord, DataOnly, UnreadableFile
 
 INFLATE_CHUNK = 1 << 16  # of a packed field's zlib stream, fed to the inflater at a time
 INFLATE_OUT = 1 << 20  # of inflated bytes, made at a time (no call makes a bomb's whole output)
 LINE_CHUNK = 1 << 20  # of a JSONL line, read at a time
-
-
-class BadRecord(Exception):
-    """A record that cannot be judged: where it is, which field, what was expected."""
-
-    def __init__(self, where: str, field_name: str, expected: str) -> None:
-        super().__init__(f"{where}: field {field_name!r}: {expected}")
-        self.where, self.field, self.expected = where, field_name, expected
-
-
-class UnreadableFile(Exception):
-    """The file as a whole cannot be read (missing, not JSONL or Parquet, no pyarrow)."""
 
 
 @dataclass(frozen=True)
@@ -237,14 +226,6 @@ def _lcb_tests(record: Mapping[str, Any], key: str, where: str) -> list[dict[str
     return tests
 
 
-class DataOnly(pickle.Unpickler):
-    """A pickle that names any class or function is refused, so no code of the file's runs in the judge
-    (LiveCodeBench's packing, the Parquet child's messages)."""
-
-    def find_class(self, module: str, name: str) -> Any:
-        raise pickle.UnpicklingError(f"refusing {module}.{name}")
-
-
 # the opcodes that pickle one str (protocols 0 to 5): no class, so no code; no list or memo fetch, so no
 # references multiplying what was inflated
 STR_OPCODES = frozenset({"PROTO", "FRAME", "SHORT_BINUNICODE", "BINUNICODE", "BINUNICODE8", "UNICODE", "MEMOIZE",
@@ -359,7 +340,6 @@ def read_records(path: Path) -> Iterator[tuple[str, Any]]:
     """``(where, record)`` for each record of a JSONL or Parquet file; a line that is not JSON, or is over
     the bound, comes as ``(where, BadRecord)``. :class:`UnreadableFile` if the file itself cannot be read."""
     if path.suffix == ".parquet":
-        from .parquet import read_parquet  # here: it reads this module's BadRecord and UnreadableFile
 
         yield from read_parquet(path)
         return

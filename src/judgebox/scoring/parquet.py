@@ -25,7 +25,7 @@ from typing import IO, Any
 
 from ..cases import MAX_RECORD_BYTES, over_bound
 from ..types import MiB
-from .formats import BadRecord, DataOnly, UnreadableFile
+from .records import BadRecord, DataOnly, UnreadableFile
 
 CHILD = Path(__file__).with_name("parquet_child.py")
 # The child's memory. pyarrow holds about three copies of a cell while it decodes it (the page, the array,
