@@ -13,9 +13,10 @@ Method. One realistic stdin/stdout program per language (read n numbers, print t
   so the artifact cache cannot hit: a sandboxed compile (C++ still with the PCH: judgebox's own compiler
   command) and one run, from one thread per core;
 - C++ only, compile per case with judgebox's g++ command *without* the PCH (SandboxFusion compiles the plain
-  source): ``languages.build.build`` with ``pch_flags=()`` into a throwaway cache, then a sandboxed run of the
-  artifact. It costs ~1 CPU s per case, so only a sample of the cases is run each round and the figures are
-  scaled to N (marked "sampled"; so are the compile-per-case rows under ``--quick``).
+  source): ``Judge.run_program`` with the C++ entry's ``pch_flags=()`` (a distinct source each case, so a
+  cache miss), a sandboxed build and run of the artifact. It costs ~1 CPU s per case, so only a sample of
+  the cases is run each round and the figures are scaled to N (marked "sampled"; so are the compile-per-case
+  rows under ``--quick``).
 
 Measured per submission of N cases: CPU seconds of the whole process tree (this process, the judge's zygotes,
 compilers and runs) from run.py's own cpuacct cgroup (needs root), wall seconds, and the cache's hit/miss
@@ -41,9 +42,6 @@ from rich.table import Table
 
 import judgebox
 from judgebox import Case, Limits, Verdict, languages
-from judgebox.languages.artifacts import ArtifactCache
-from judgebox.languages.build import build, environment
-from judgebox.sandbox.slot import Command
 from run import CORES, CpuMeter, WrongResult, console, entry, fmt, machine_busy, print_noise
 
 CPP = """#include <bits/stdc++.h>
@@ -91,11 +89,12 @@ class Variant:
     ran: list[int] = field(default_factory=list)  # cases run per round
     cache: list[tuple[int, int]] = field(default_factory=list)  # (hits, misses) per round
 
-    def run_round(self, r: int, meter: CpuMeter, cache: ArtifactCache) -> None:
-        hits, misses, cpu0, started = cache.hits, cache.misses, meter.seconds(), time.perf_counter()
+    def run_round(self, r: int, meter: CpuMeter, judge: judgebox.Judge) -> None:
+        before, cpu0, started = judge.stats(), meter.seconds(), time.perf_counter()
         ran = self.submit(r)
         wall, scale = time.perf_counter() - started, self.cases / ran
-        delta = (cache.hits - hits, cache.misses - misses)
+        after = judge.stats()
+        delta = (after.artifact_hits - before.artifact_hits, after.artifact_misses - before.artifact_misses)
         if not self.expect(ran, *delta):
             raise WrongResult(f"{self.language} {self.name}: cache hits/misses {delta} for {ran} cases")
         self.wall.append(wall * scale)
@@ -150,12 +149,9 @@ def variants(judge: judgebox.Judge, language: str, code: str, cases: list[Case],
     spec = dataclasses.replace(languages.get(language), pch_flags=())
 
     def no_pch_one(r: int, i: int) -> None:
-        built = build(judge.pool.submit, ArtifactCache(), spec, f"{code}// round {r} case {i}\n",
-                      judge.config.cache_dir)
-        if built.artifact is None:
-            raise WrongResult(f"g++ without PCH: {built.compile_error or built.system_error}")
-        job = Command(spec.command(spec.run), environment(spec))
-        out = judge.pool.submit(job, cases[i].stdin, Limits(), program=built.artifact).result()
+        built, out = judge.run_program(spec, f"{code}// round {r} case {i}\n", cases[i].stdin, Limits())
+        if out is None:
+            raise WrongResult(f"g++ without PCH: {built and (built.compile_error or built.system_error)}")
         if not out.clean_exit or out.stdout.split() != (cases[i].expected_output or "").encode().split():
             raise WrongResult(f"g++ without PCH, case {i}: exit {out.exit_code}, stdout {out.stdout[:200]!r}")
 
@@ -239,7 +235,6 @@ def run(args: argparse.Namespace, meter: CpuMeter) -> int:
             console.print("[yellow]no cgroup v1 cpuacct group of our own (needs root): CPU is not reported[/]")
         groups = (variants(judge, "cpp", CPP, cpp_cases, round(share * len(cpp_cases)), no_pch)
                   + variants(judge, "java", JAVA, java_cases, round(share * len(java_cases)), 0))
-        cache = judge.programs.cache
         try:
             for group in groups:  # warm-up, not measured: the PCH, page cache, the JVM's class data
                 for v in group:
@@ -250,7 +245,7 @@ def run(args: argparse.Namespace, meter: CpuMeter) -> int:
                 for group in groups[r % len(groups):] + groups[: r % len(groups)]:
                     for v in group:
                         if r % stride == 0 or not v.slow:
-                            v.run_round(r, meter, cache)
+                            v.run_round(r, meter, judge)
                 console.print(f"round {r + 1}/{rounds} done, {time.perf_counter() - started:.0f} s")
             seconds, busy, cpu = time.perf_counter() - started, machine_busy() - busy0, meter.seconds()
         except WrongResult as exc:

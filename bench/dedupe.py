@@ -12,7 +12,7 @@ the same behaviour, as sampled completions differ), the entry point returning No
 returning its first argument (WA), and the reference exiting first (RE); so a group mixes right and wrong.
 
 Method. The same batch goes through ``Judge.judge_many`` (everything submitted at once, results as they end)
-with a fresh :class:`judgebox.dedupe.ResultCache` (dedupe on) and with ``dedupe=None`` (off), the two taking
+with a fresh :class:`judgebox.judging.dedupe.ResultCache` (dedupe on) and with ``dedupe=None`` (off), the two taking
 turns, the order alternating round by round. Checked: every round's results are identical per sample (verdict,
 every case's verdict, score) whichever way they were judged; with dedupe on, the judgements that ran equal the
 number of distinct submissions (cache misses) and the pool's jobs equal those submissions' cases; with dedupe
@@ -35,7 +35,7 @@ from typing import Any
 from rich.table import Table
 
 from judgebox import Judge, Submission
-from judgebox.dedupe import ResultCache, submission_key
+from judgebox.judging.dedupe import ResultCache, submission_key
 from run import CORES, CpuMeter, WrongResult, console, entry, fmt, machine_busy, print_noise
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "mbpp.jsonl"
@@ -101,12 +101,12 @@ def _signature(result: Any) -> tuple:
 
 def _round(judge: Judge, batch: list[Submission], dedupe: bool, meter: CpuMeter) -> dict[str, Any]:
     judge.dedupe = ResultCache() if dedupe else None
-    jobs, cpu, started = judge.pool.jobs_started, meter.seconds(), time.monotonic()
+    jobs, cpu, started = judge.stats().jobs_started, meter.seconds(), time.monotonic()
     results = dict(judge.judge_many(batch))
     seconds = time.monotonic() - started
     spent = meter.seconds()
     stats = judge.dedupe.stats() if judge.dedupe is not None else None
-    return {"dedupe": dedupe, "seconds": seconds, "runs": judge.pool.jobs_started - jobs,
+    return {"dedupe": dedupe, "seconds": seconds, "runs": judge.stats().jobs_started - jobs,
             "programs": stats["misses"] if stats else len(batch), "stats": stats,
             "cpu_s": spent - cpu if spent is not None and cpu is not None else None,
             "signatures": [_signature(results[i]) for i in range(len(batch))]}

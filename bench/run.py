@@ -1,5 +1,5 @@
 """judgebox against a fresh process per case, Python and C++ (``make bench``): a thin caller of
-:mod:`judgebox.benchmark`, which ``judgebox bench`` runs too and whose docstring gives the method.
+:mod:`judgebox.tools.bench`, which ``judgebox bench`` runs too and whose docstring gives the method.
 
 It also holds what the other benchmarks here share: the command line (``entry``) and a server on a free
 loopback port (``Server``).
@@ -22,8 +22,8 @@ from typing import Any
 import httpx
 from rich.console import Console
 
-from judgebox import benchmark
-from judgebox.benchmark import CORES, CpuMeter, WrongResult, fmt, machine_busy
+from judgebox.tools import bench as benchmark
+from judgebox.tools.bench import CORES, CpuMeter, WrongResult, fmt, machine_busy
 
 __all__ = ["CORES", "CpuMeter", "Server", "WrongResult", "console", "entry", "fmt", "machine_busy", "print_noise"]
 console = Console(width=None if sys.stdout.isatty() else 150)

@@ -2,7 +2,7 @@
 and 2 slots (``python bench/scale_ray.py [--quick] [--json PATH]``).
 
 The workload is MBPP's references (assert cases, tests/data), each round's programs made distinct by a
-comment so no round is a dedupe hit. Both clusters are real (tests/raycluster.py: nodes of one CPU each, in
+comment so no round is a dedupe hit. Both clusters are real (tests/support/raycluster.py: nodes of one CPU each, in
 network namespaces of their own, a driver in each left running between rounds); the rounds are interleaved,
 each contender once per round in a rotating order, and figures are medians over rounds.
 
@@ -23,11 +23,12 @@ import time
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "support"))
 
-import judgebox
 from ray_driver import submissions
 from raycluster import RayCluster, answer_in
+
+import judgebox
 from run import CpuMeter, console, entry, fmt, machine_busy, print_noise
 
 

@@ -28,8 +28,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 from rich.table import Table
 
-from judgebox.balance import Pool
 from judgebox.client import Client
+from judgebox.client.balance import Pool
 from run import CORES, CpuMeter, Server, WrongResult, console, entry, fmt, machine_busy, print_noise
 
 SUM = "a, b = map(int, input().split())\nprint(a + b)\n"
@@ -56,7 +56,8 @@ def judged(client: Client, body: dict, sums: list[str], tag: str) -> None:
 
 def start(slots: int) -> Server:
     server = Server(f"judgebox serve --workers {slots}",
-                    [sys.executable, "-m", "judgebox.cli", "serve", "--workers", str(slots), "--log-level", "warning"])
+                    [sys.executable, "-m", "judgebox.tools.cli", "serve", "--workers", str(slots),
+                     "--log-level", "warning"])
     server.self_tested()
     return server
 

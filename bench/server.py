@@ -5,7 +5,7 @@ request, as deployed) and an embedded `Judge(slots=2)`, and drive both alike:
 
 - /run_code: a hello-world program (`print("Hello, " + input() + "!")`, its own stdin per request) posted from
   1 and from 16 threads, each with its own keep-alive httpx connection; embedded, the same program through
-  `judge.pool.submit(...)` with the limits the server derives for that request (as its handler does);
+  `judge.run_code(...)`, the judge's own /run_code path (the server's handler calls the same);
 - /judge: one submission of 200 stdio cases of an a+b program per request, one request at a time; embedded,
   `judge.judge(...)` on the same cases and limits.
 
@@ -37,9 +37,6 @@ from rich.table import Table
 
 import judgebox
 from judgebox import Case, Limits
-from judgebox.sandbox.slot import PythonProgram
-from judgebox.server import ServerSettings, translate
-from judgebox.server.schemas import RunCodeRequest
 from run import CORES, CpuMeter, Server, WrongResult, console, entry, fmt, machine_busy, print_noise
 
 SLOTS = 2
@@ -47,9 +44,6 @@ HELLO = 'print("Hello, " + input() + "!")\n'
 SUM = "a, b = map(int, input().split())\nprint(a + b)\n"
 JUDGE_CASES = 200
 JUDGE_LIMITS = {"cpu_time": 5.0, "memory_mb": 512}  # sent with each /judge request, and given to judge.judge
-_DEFAULTS = ServerSettings()  # the limits the server gives our /run_code requests, as its handler derives them
-RUN_CODE_LIMITS = translate.run_code_limits(RunCodeRequest(code=HELLO), _DEFAULTS.default_memory_mb,
-                                            _DEFAULTS.output_bytes)
 TARGET_SERVER_CPU_MS = 1.0  # the issue: well under 1 ms of server CPU per request
 
 
@@ -134,9 +128,9 @@ def make_phases(server: Server, judge: judgebox.Judge, scale: float) -> tuple[li
             raise WrongResult(f"/run_code {i}: HTTP {response.status_code} {response.text[:500]}")
 
     def run_code_embedded(i: int) -> None:
-        outcome = judge.pool.submit(PythonProgram(HELLO), f"{i}\n".encode(), RUN_CODE_LIMITS).result()
-        if not outcome.clean_exit or outcome.stdout != f"Hello, {i}!\n".encode():
-            raise WrongResult(f"embedded run {i}: {outcome}")
+        body, error = judge.run_code([{"code": HELLO, "stdin": f"{i}\n", "language": "python"}])[0]
+        if error is not None or body["status"] != "Success" or body["run_result"]["stdout"] != f"Hello, {i}!\n":
+            raise WrongResult(f"embedded run {i}: {error or body}")
 
     rng = random.Random(1)
     pairs = [(rng.randint(-10**9, 10**9), rng.randint(-10**9, 10**9)) for _ in range(JUDGE_CASES)]
@@ -220,13 +214,13 @@ def main() -> int:
 
 def run(args: argparse.Namespace, meter: CpuMeter) -> int:
     rounds, scale = (3, 0.4) if args.quick else (5, 1.0)
-    server = Server("judgebox serve", [sys.executable, "-m", "judgebox.cli", "serve", "--workers", str(SLOTS)])
+    server = Server("judgebox serve", [sys.executable, "-m", "judgebox.tools.cli", "serve", "--workers", str(SLOTS)])
     try:
         with judgebox.Judge(slots=SLOTS) as judge, ThreadPoolExecutor(16) as pool:
             health = httpx.get(server.url + "/health").json()
             layers = ", ".join(k for k, v in judge.isolation().items() if v)
             console.print(f"judgebox serve on {server.url} (pid {server.process.pid}): {health['status']}, "
-                          f"{health['slots']} slots; embedded: {len(judge.pool.slots)} slots; isolation: {layers}"
+                          f"{health['slots']} slots; embedded: {judge.slots} slots; isolation: {layers}"
                           + ("" if health["isolation"] == judge.isolation() else " [red](the server's differs)[/]"))
             if meter.path is None:
                 console.print("[yellow]no cgroup v1 cpuacct group of our own (needs root): no 'all CPU'[/]")

@@ -465,7 +465,7 @@ def run(args: argparse.Namespace, meter: CpuMeter) -> int:
     batches = make_batches(samples, args.batch, args.mixed)
     wheel = reference.find_wheel(WHEELS)
     if wheel is None:
-        console.print(f"[red]no verl 0.9.1 wheel in {WHEELS}: run scripts/setup.sh (make setup)[/]")
+        console.print(f"[red]no verl 0.9.1 wheel in {WHEELS}: run scripts/setup.sh --test (make setup-test)[/]")
         return 1
     sandbox_fusion, prime_code = reference.load(wheel)
     log = LogCounter()
@@ -478,7 +478,7 @@ def run(args: argparse.Namespace, meter: CpuMeter) -> int:
     with contextlib.ExitStack() as stack:
         stack.callback(manager.shutdown)
         # One trainer's server, as such a deployment runs it: verl's SandboxFusion requests declare no caller
-        serve = Server("judgebox serve", [sys.executable, "-m", "judgebox.cli", "serve", "--share-caches",
+        serve = Server("judgebox serve", [sys.executable, "-m", "judgebox.tools.cli", "serve", "--share-caches",
                                           "--log-level", "warning"])
         stack.callback(serve.close)
         health = serve.self_tested()

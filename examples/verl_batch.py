@@ -4,8 +4,10 @@ pip install verl==0.9.1).
 
     python examples/verl_batch.py
 
-In a verl config: reward_model.reward_manager=batch, reward.custom_reward_function.path=pkg://judgebox.verl,
-reward.custom_reward_function.name=compute_score_batch.
+The batch manager is the trainer's in verl 0.4 to 0.7: ``judgebox verl-config --verl 0.6 --interface batch``
+prints its lines (printed here too). verl 0.9.1 still ships the class, which this example runs, but its
+trainer scores through the reward loop, which has no batch manager: for verl 0.9 ``--interface batch`` prints
+the reward loop's config (examples/verl_reward_loop.py).
 """
 
 from __future__ import annotations
@@ -17,9 +19,11 @@ from verl.workers.reward_manager import BatchRewardManager
 
 from judgebox import rewards
 from judgebox.verl import compute_score_batch
+from judgebox.verl.config import overrides
 
 
 def main() -> int:
+    print("\n".join(overrides(verl="0.6", interface="batch")))
     rows = common.demo_rows()
     tokenizer = common.tokenizer([completion for _, completion, _, _ in rows])
     data = common.data_proto(tokenizer, rows)

@@ -5,7 +5,9 @@ manager, with a real tokenizer built offline (a byte-level BPE: it decodes any t
 from __future__ import annotations
 
 import json
+import shlex
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 Row = tuple[str, str, Any, float]  # data source, completion, test cases (verl's ground truth), expected reward
@@ -24,6 +26,43 @@ def demo_rows() -> list[Row]:
         rows.append((source, fenced(record["solutions"][0]), record["test_cases"], 1.0))
         rows.append((source, fenced(wrong or record["wrong_solutions"][0]), record["test_cases"], 0.0))
     return rows
+
+
+def override_args(lines: list[str]) -> list[str]:
+    """The arguments a shell passes to verl's trainer for the lines ``judgebox verl-config`` prints
+    (:func:`judgebox.verl.config.overrides`): comments left out, each line one argument, unquoted."""
+    return [arg for line in lines if not line.startswith("#") for arg in shlex.split(line.removesuffix(" \\"))]
+
+
+def trainer_config(args: list[str]) -> Any:
+    """The config verl's trainer (``python -m verl.trainer.main_ppo ARGS``) runs with: its own ppo_trainer.yaml,
+    composed by Hydra with ``args`` as the command line's overrides."""
+    import verl
+    from hydra import compose, initialize_config_dir
+
+    with initialize_config_dir(str(Path(verl.__file__).parent / "trainer" / "config"), version_base=None):
+        return compose("ppo_trainer", overrides=args)
+
+
+def reward_loop(interface: str, tokenizer: Any, data: Any) -> list[dict[str, Any]]:
+    """Each sample's answer as verl 0.9's trainer gets it for ``judgebox verl-config --interface interface``:
+    its config from those lines, its reward manager made by its own loader (RewardLoopWorker's), one
+    ``run_single`` per sample, all started at once (RewardLoopWorker.compute_score_batch)."""
+    import asyncio
+
+    from verl.trainer.ppo.reward import load_reward_manager
+
+    from judgebox.verl.config import overrides
+
+    lines = overrides(interface=interface)
+    print("\n".join(lines))
+    config = trainer_config(override_args(lines))
+
+    async def worker() -> list[dict[str, Any]]:  # the manager made on the worker's event loop
+        manager = load_reward_manager(config, tokenizer)
+        return await asyncio.gather(*(manager.run_single(data[i:i + 1]) for i in range(len(data))))
+
+    return asyncio.run(worker())
 
 
 def fenced(code: str) -> str:

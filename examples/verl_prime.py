@@ -3,8 +3,10 @@ compute_advantage with judgebox.verl.mask installed (verl must be importable: pi
 
     python examples/verl_prime.py
 
-In a verl config: reward_model.reward_manager=prime, reward.custom_reward_function.path=pkg://judgebox.verl,
-reward.custom_reward_function.name=prime_compute_score.
+The prime manager is the trainer's in verl 0.4 to 0.7: ``judgebox verl-config --verl 0.6 --interface prime``
+prints its lines (printed here too). verl 0.9.1 still ships the class, which this example runs, but its
+trainer scores through the reward loop, which has no prime manager: for verl 0.9 ``--interface prime`` prints
+the loop's naive manager with prime_compute_score.
 """
 
 from __future__ import annotations
@@ -16,9 +18,11 @@ from verl.trainer.ppo import ray_trainer
 from verl.workers.reward_manager import PrimeRewardManager
 
 from judgebox.verl import mask, prime_compute_score
+from judgebox.verl.config import overrides
 
 
 def main() -> int:
+    print("\n".join(overrides(verl="0.6", interface="prime")))
     rows = common.demo_rows()
     tokenizer = common.tokenizer([completion for _, completion, _, _ in rows])
     data = common.data_proto(tokenizer, rows)

@@ -1,93 +1,26 @@
-"""Shared fixtures: one real sandboxed Judge for the whole session (starting slots costs ~100 ms each)."""
+"""Shared fixtures: one real sandboxed Judge for the whole session (starting slots costs ~100 ms each), and one
+shared ``judgebox serve``. Both start only when a test asks for them, so tests/unit starts neither."""
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
+import signal
 
 import pytest
 
 import judgebox
+from support.server import Server
 
-DATA = Path(__file__).with_name("data")  # the datasets, in the repository (tests/data/README.md)
-
-
-def load_dataset(name: str) -> list[dict]:
-    """Records of a dataset in tests/data."""
-    path = DATA / name
-    if not path.exists():
-        pytest.fail(f"{path} is missing")
-    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+# A run started in the background by a non-interactive shell (`pytest ... &`, nohup) inherits SIGINT ignored,
+# and so would every judgebox process the tests start and then interrupt as a terminal's Ctrl-C does: the
+# Ctrl-C tests would fail for the shell's sake. Python's own handler is reset to the default in each child.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture(scope="session")
 def judge():
     with judgebox.Judge() as j:
         yield j
-
-
-def free_port() -> int:
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Server:
-    """A real ``judgebox serve`` process on a loopback port, for as long as the context lasts."""
-
-    def __init__(self, *args: str, env: dict | None = None, port: int | None = None) -> None:
-        import os
-        import subprocess
-        import sys
-        import time
-
-        import httpx
-
-        self.port = port or free_port()  # a given port: a server restarted where a killed one was
-        self.url = f"http://127.0.0.1:{self.port}"
-        command = [sys.executable, "-m", "judgebox.cli", "serve", "--port", str(self.port), "--log-level",
-                   "warning", *args]
-        self.process = subprocess.Popen(command, env={**os.environ, **(env or {})})
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"judgebox serve exited with {self.process.returncode}")
-            try:
-                if httpx.get(self.url + "/v1/ping", timeout=1).status_code == 200:
-                    return
-            except httpx.TransportError:
-                time.sleep(0.1)
-        self.close()
-        raise RuntimeError("judgebox serve did not come up within 60 s")
-
-    def wait_for_self_tests(self, timeout: float = 180) -> None:
-        """Until the start-up language self-tests (which occupy slots) are done: for tests that need to
-        know which job a slot is running."""
-        import time
-
-        import httpx
-
-        deadline = time.monotonic() + timeout
-        while httpx.get(self.url + "/health", timeout=10).json()["languages"] == "pending":
-            if time.monotonic() > deadline:
-                raise RuntimeError("the language self-tests did not finish")
-            time.sleep(0.2)
-
-    def close(self) -> None:
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=20)
-        except Exception:  # a stuck server must not hang the test session
-            self.process.kill()
-            self.process.wait()
-
-    def __enter__(self) -> Server:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
 
 @pytest.fixture(scope="session")

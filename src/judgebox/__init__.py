@@ -13,35 +13,52 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from .errors import (
+from judgebox.errors import (
+    BadAnswer,
+    BadRecord,
+    ClientError,
+    ClusterUnreachable,
+    DeadlineExceeded,
     InvalidCases,
     InvalidCode,
     InvalidInput,
     InvalidLimits,
     IsolationUnavailable,
     JudgeboxError,
+    JudgeClosed,
     LanguageUnavailable,
+    RayUnavailable,
     SandboxError,
+    ServerRejected,
+    ServerUnavailable,
+    UnknownAddress,
     UnknownChecker,
     UnknownLanguage,
+    UnknownPreset,
+    UnreadableFile,
+    UnsupportedDataSource,
 )
-from .types import Case, CaseResult, JudgeResult, Limits, Submission
-from .verdicts import Verdict
+from judgebox.types import Case, CaseResult, JudgeResult, Limits, Submission
+from judgebox.verdicts import Verdict
 
 if TYPE_CHECKING:
-    from .judging import Judge, judge, judge_async
-    from .sandbox.config import SandboxConfig
-    from .sandbox.report import isolation_report
+    from judgebox.backends.registry import connect
+    from judgebox.judging.judge import Judge, judge, judge_async
+    from judgebox.sandbox.config import SandboxConfig
+    from judgebox.sandbox.report import isolation_report
 
-__version__ = "0.1.0"
+from judgebox.version import __version__ as __version__
+
 __all__ = [
-    "Case", "CaseResult", "InvalidCases", "InvalidCode", "InvalidInput", "InvalidLimits", "IsolationUnavailable",
-    "Judge", "JudgeResult", "JudgeboxError", "LanguageUnavailable",
-    "Limits", "SandboxConfig", "SandboxError", "Submission",
-    "UnknownChecker", "UnknownLanguage", "Verdict", "isolation_report", "judge", "judge_async",
+    "BadAnswer", "BadRecord", "Case", "CaseResult", "ClientError", "ClusterUnreachable", "DeadlineExceeded",
+    "InvalidCases", "InvalidCode", "InvalidInput", "InvalidLimits", "IsolationUnavailable", "Judge", "JudgeClosed",
+    "JudgeResult", "JudgeboxError", "LanguageUnavailable", "Limits", "RayUnavailable", "SandboxConfig",
+    "SandboxError", "ServerRejected", "ServerUnavailable", "Submission", "UnknownAddress", "UnknownChecker",
+    "UnknownLanguage", "UnknownPreset", "UnreadableFile", "UnsupportedDataSource", "Verdict", "connect",
+    "isolation_report", "judge", "judge_async",
 ]
-_LAZY = {"Judge": ".judging", "judge": ".judging", "judge_async": ".judging", "SandboxConfig": ".sandbox.config",
-         "isolation_report": ".sandbox.report"}
+_LAZY = {"connect": ".backends.registry", "Judge": ".judging.judge", "judge": ".judging.judge",
+         "judge_async": ".judging.judge", "SandboxConfig": ".sandbox.config", "isolation_report": ".sandbox.report"}
 
 
 def __getattr__(name: str) -> Any:

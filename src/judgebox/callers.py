@@ -1,6 +1,6 @@
 """Whose work is whose: the caller identity every cache of the judge is partitioned by.
 
-What the judge keeps between submissions (judgements by :mod:`judgebox.dedupe`, built programs and
+What the judge keeps between submissions (judgements by :mod:`judgebox.judging.dedupe`, built programs and
 checker builds by :class:`judgebox.languages.artifacts.ArtifactCache`) serves only the caller that
 produced it. Shared across callers, a cache tells one caller what another judged, and when (a program that
 prints the clock and ``os.urandom`` would hand B A's exact output), and makes one caller wait on work
@@ -27,7 +27,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 
-from .errors import InvalidInput
+from judgebox.errors import InvalidInput
 
 __all__ = ["HEADER", "SHARED", "as_caller", "current_caller", "new_caller", "process_caller", "valid_caller"]
 

@@ -23,7 +23,7 @@ metrics).
 
 **A sample the judge failed on (SE).** SE is only what the judge itself saw fail (a checker that fails on
 the jury's answer too, a checker or interactor that does not compile, the sandbox's failure): a wrong
-program cannot make one (:mod:`judgebox.checkers.programs`, :mod:`judgebox.interactive`). One such sample
+program cannot make one (:mod:`judgebox.checkers.programs`, :mod:`judgebox.judging.interactive`). One such sample
 never withholds the other samples' rewards. What OpenRLHF 0.11.2 does with an answer decides the rest:
 
 - its executor (``openrlhf/utils/agent.py``, ``SingleTurnAgentExecutor.execute``) posts one query per
@@ -60,13 +60,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from . import presets, rewards
-from .cases import load_problem
-from .errors import InvalidInput, JudgeboxError
-from .server.schemas import RewardModelAnswer, RewardModelRequest
-from .types import JudgeResult
+from judgebox import presets, rewards
+from judgebox.errors import InvalidInput, JudgeboxError
+from judgebox.judging.cases import load_problem
+from judgebox.types import JudgeResult
+from judgebox.wire.schemas import RewardModelAnswer, RewardModelRequest
 
-__all__ = ["NO_REWARD", "RETRIES", "SETTINGS", "Outcome", "response_text", "score", "settings"]
+__all__ = ["KEPT_CHARS", "NO_REWARD", "RETRIES", "SETTINGS", "Outcome", "response_text", "score", "settings"]
 
 SETTINGS = ("preset", "binary")  # the URL's query parameters
 NO_REWARD = 0.0  # the reward and score of a sample the judge failed on twice (flagged in extra_logs)
@@ -148,7 +148,7 @@ def _without_end_markers(text: str) -> str:
         end = marker.start()
 
 
-def samples(body: RewardModelRequest) -> list[dict[str, Any]]:
+def _samples(body: RewardModelRequest) -> list[dict[str, Any]]:
     """judgebox.rewards samples of the request; a query without its prompt, or a label that is not test
     data, is the caller's mistake (InvalidInput, naming the sample): nothing is judged."""
     made = []
@@ -169,7 +169,7 @@ async def score(body: RewardModelRequest, judge: Any, preset: str = "judgebox", 
     """Judge every sample of the request in one batch (those the judge failed on once more): every reward
     it could compute, :data:`NO_REWARD` and a flag for the others; no answer only when the judge judged no
     case of any sample."""
-    made = samples(body)
+    made = _samples(body)
     options = {"judge": judge, "preset": preset, "binary": binary}
     results = await rewards.score_batch(made, **options)
     retried = 0

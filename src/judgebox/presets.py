@@ -30,11 +30,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from . import checkers
-from .checkers import Checking, make
-from .errors import InvalidInput
+from judgebox import checkers
+from judgebox.checkers import Checking, make
+from judgebox.errors import UnknownPreset
 
-__all__ = ["DEFAULT", "PRESETS", "Preset", "Reward", "get"]
+__all__ = ["ALL_OR_NOTHING", "DEFAULT", "FIRST_TEN", "FRACTION", "PRESETS", "Preset", "Reward", "get"]
 
 
 @dataclass(frozen=True)
@@ -74,12 +74,12 @@ class Preset:
         return self.continuous if continuous else self.discrete
 
 
-EXACT_VALUE = make("value", epsilon=0.0)  # Python's == once tuples are lists, as both harnesses compare
+_EXACT_VALUE = make("value", epsilon=0.0)  # Python's == once tuples are lists, as both harnesses compare
 PRESETS: dict[str, Preset] = {preset.name: preset for preset in (
     Preset("judgebox", checkers.DEFAULT, FRACTION, FRACTION),
-    Preset("verl", Checking(make("exact", ignore_trailing_newlines=True), EXACT_VALUE), FIRST_TEN, FRACTION),
-    Preset("prime", Checking(make("apps"), EXACT_VALUE), FIRST_TEN, ALL_OR_NOTHING),
-    Preset("livecodebench", Checking(make("livecodebench"), EXACT_VALUE), ALL_OR_NOTHING, ALL_OR_NOTHING),
+    Preset("verl", Checking(make("exact", ignore_trailing_newlines=True), _EXACT_VALUE), FIRST_TEN, FRACTION),
+    Preset("prime", Checking(make("apps"), _EXACT_VALUE), FIRST_TEN, ALL_OR_NOTHING),
+    Preset("livecodebench", Checking(make("livecodebench"), _EXACT_VALUE), ALL_OR_NOTHING, ALL_OR_NOTHING),
     Preset("codecontests", Checking(make("float", mode="absolute", epsilon=1e-5, case_insensitive=True),
                                     make("value")), ALL_OR_NOTHING, ALL_OR_NOTHING),
     Preset("sandboxfusion", Checking(make("sandboxfusion"), make("value")), ALL_OR_NOTHING, ALL_OR_NOTHING),
@@ -91,4 +91,4 @@ def get(name: str) -> Preset:
     try:
         return PRESETS[name]
     except (KeyError, TypeError):
-        raise InvalidInput(f"unknown preset {name!r}; available: {', '.join(PRESETS)}") from None
+        raise UnknownPreset(f"unknown preset {name!r}; available: {', '.join(PRESETS)}") from None

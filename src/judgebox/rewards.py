@@ -7,7 +7,7 @@
     scores = [rewards.reward(r) for r in results]      # a float, or None: no reward for this sample
 
 A sample is a mapping with exactly one of ``completion`` (a model's text: its program is extracted as
-:mod:`judgebox.verl` does, :func:`judgebox.verl.extract.answer_code`) or ``code``, plus ``test_cases``
+:mod:`judgebox.verl` does, :func:`judgebox.languages.extract.answer_code`) or ``code``, plus ``test_cases``
 (a list of :class:`judgebox.Case`, or verl's test-case dict or its JSON text) and optionally ``language``
 (else the test data's, else Python) and ``limits`` (a :class:`judgebox.Limits` or a dict of its fields).
 Any other key, a sample of the wrong shape or limits out of range are the caller's mistake:
@@ -37,14 +37,16 @@ import threading
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from . import languages, presets
-from .cases import load_problem
-from .errors import InvalidCode, InvalidInput, InvalidLimits, JudgeboxError
-from .types import JudgeResult, Limits, Submission
-from .verdicts import Verdict
-from .verl.extract import answer_code
+from judgebox import judging, languages, presets
+from judgebox.backends import registry
+from judgebox.backends.sandboxfusion import RunCodeServer
+from judgebox.errors import InvalidCode, InvalidInput, InvalidLimits, JudgeboxError, UnknownAddress
+from judgebox.judging.cases import load_problem
+from judgebox.languages.extract import answer_code
+from judgebox.types import JudgeResult, Limits, Submission
+from judgebox.verdicts import Verdict
 
-__all__ = ["NO_CODE", "SAMPLE_KEYS", "is_system_error", "no_code", "record_batch", "reward", "score_batch",
+__all__ = ["IN_FLIGHT", "NO_CODE", "SAMPLE_KEYS", "is_system_error", "no_code", "record_batch", "reward", "score_batch",
            "score_batch_sync", "stats"]
 
 SAMPLE_KEYS = frozenset({"completion", "code", "test_cases", "language", "limits"})
@@ -64,9 +66,10 @@ async def score_batch(samples: Iterable[Mapping[str, Any]], *, judge: Any = None
                       in_flight: int = IN_FLIGHT) -> list[JudgeResult]:
     """Judge every sample concurrently on ``judge``: one JudgeResult per sample, in order.
 
-    ``judge``: anything with ``judge_submission_async`` (a :class:`judgebox.Judge`, a Ray judge), or with
-    a blocking ``judge_submission`` (run in threads); None is the process-wide
-    :func:`judgebox.judging.default_judge`. ``preset`` (:mod:`judgebox.presets`) picks the checking and,
+    ``judge``: a :class:`judgebox.backend.Backend` (or anything with ``judge_submission_async``, or a
+    blocking ``judge_submission``, run in threads), or an address (``"ray://"``, ``"judgebox://host:port"``,
+    a list: this process's shared backend of it, :func:`judgebox.backends.registry.shared`); None is the
+    process-wide embedded judge. ``preset`` (:mod:`judgebox.presets`) picks the checking and,
     with ``continuous`` and ``binary``, which cases run (verl's and prime's first 10 when continuous;
     ``binary`` stops at the first failure); pass the same three to :func:`reward`. ``limits``: the batch's
     limits where a sample gives none (default :class:`judgebox.Limits`; the test data's own time and
@@ -80,9 +83,11 @@ async def score_batch(samples: Iterable[Mapping[str, Any]], *, judge: Any = None
     if isinstance(in_flight, bool) or not isinstance(in_flight, int) or in_flight < 1:
         raise InvalidInput(f"in_flight must be a positive whole number, got {in_flight!r}")
     checked = [_validated(i, sample) for i, sample in enumerate(_listed(samples))]
-    if judge is None:
-        from .judging import default_judge
-        judge = default_judge()
+    if judge is None or isinstance(judge, (str, list, tuple)):
+        judge = registry.shared(judge)
+        if isinstance(judge, RunCodeServer):
+            raise UnknownAddress("a SandboxFusion server that is not judgebox runs programs, not samples: "
+                                 "judge on judgebox serve, Ray or the embedded judge")
     prepared = [_submission(sample, rules, scoring, limits) for sample in checked]
     turns = asyncio.Semaphore(in_flight)
     results = list(await asyncio.gather(*(_judged(judge, item, turns) for item in prepared)))
@@ -154,7 +159,10 @@ def _listed(samples: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
     if isinstance(samples, (str, bytes, Mapping)):
         raise InvalidInput("samples must be an iterable of sample mappings, not a single "
                            f"{type(samples).__name__}")
-    return list(samples)
+    try:
+        return list(samples)
+    except TypeError:
+        raise InvalidInput(f"samples must be an iterable of sample mappings, got {type(samples).__name__}") from None
 
 
 def _validated(index: int, sample: Any) -> Mapping[str, Any]:
@@ -186,7 +194,6 @@ def _submission(sample: Mapping[str, Any], rules: presets.Preset, scoring: prese
                 default_limits: Limits | None) -> _Prepared:
     """The sample's submission; test data that cannot be used is an SE result (the data, not
     the policy, is at fault), code that is not a program a CE result with no cases."""
-    from .judging import Judge  # the sandbox stack loads on first use, not with this module
     try:
         problem = load_problem(sample["test_cases"])
         language = sample.get("language") or problem.language or "python"
@@ -200,8 +207,8 @@ def _submission(sample: Mapping[str, Any], rules: presets.Preset, scoring: prese
     if code is None:
         return _Prepared(result=JudgeResult(Verdict.CE, (), 0, NO_CODE))
     try:
-        return _Prepared(Judge.submission(code, problem, spec.name, sample_limits, rules.checking,
-                                          scoring.stops_at_first_failure))
+        return _Prepared(judging.Judge.submission(code, problem, spec.name, sample_limits, rules.checking,
+                                                  scoring.stops_at_first_failure))
     except InvalidCode as exc:
         return _Prepared(result=JudgeResult(Verdict.CE, (), 0, _CODE_REFUSED + str(exc)))
     except (JudgeboxError, TypeError, ValueError) as exc:

@@ -30,9 +30,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from . import presets, rewards
-from .errors import InvalidInput
-from .types import JudgeResult, Limits
+from judgebox import presets, rewards
+from judgebox.errors import InvalidInput, JudgeboxError
+from judgebox.judging.cases import load_problem
+from judgebox.types import JudgeResult, Limits
 
 __all__ = ["AsyncRewardFunction", "RewardFunction", "async_reward_function", "completion_text", "reward_function"]
 
@@ -75,6 +76,7 @@ class RewardFunction:
         if isinstance(tests, (str, bytes, Mapping)) or len(tests) != len(completions):
             raise InvalidInput(f"column {self.test_cases_column!r} must hold one value per completion "
                                f"({len(completions)})")
+        self._check_column_holds_test_data(tests)
         samples = []
         for completion, test_cases in zip(completions, tests):
             sample: dict[str, Any] = {"completion": completion_text(completion), "test_cases": test_cases}
@@ -82,6 +84,21 @@ class RewardFunction:
                 sample["language"] = self.language
             samples.append(sample)
         return samples
+
+    def _check_column_holds_test_data(self, tests: Sequence[Any]) -> None:
+        """A column none of whose rows is test data is a mis-mapped column (a training run with no reward
+        signal): an error at the first batch. A batch with some readable rows goes on, its bad rows SE
+        (None). The rows are read up to the first readable one, most often only the first."""
+        first_error = None
+        for test_cases in tests:
+            try:
+                load_problem(test_cases)
+                return
+            except (JudgeboxError, TypeError, ValueError) as exc:
+                first_error = first_error or exc
+        if first_error is not None:
+            raise InvalidInput(f"column {self.test_cases_column!r} holds no test data judgebox can read (its first "
+                               f"row: {first_error}); name the test-case column with test_cases_column=")
 
     def _rewards(self, results: list[JudgeResult], columns: Mapping[str, Any]) -> list[float | None]:
         """Each result's reward (None: the judge failed), counted into TRL's metrics and completions table."""

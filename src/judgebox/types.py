@@ -9,8 +9,8 @@ import math
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
-from .errors import InvalidCases, InvalidCode, InvalidLimits
-from .verdicts import Verdict, headline
+from judgebox.errors import InvalidCases, InvalidCode, InvalidLimits
+from judgebox.verdicts import Verdict, headline
 
 MiB = 1024 * 1024
 MAX_CODE_BYTES = 4 * MiB  # larger "programs" are data dumps or attacks on the judge, not solutions
@@ -56,6 +56,12 @@ class Limits:
         _check_range("file_size_bytes", self.file_size_bytes, 1024, 16384 * MiB)
         _check_range("open_files", self.open_files, 16, 65536)
         _check_range("returned_output_bytes", self.returned_output_bytes, 0, 4096 * MiB)
+        for name in _WHOLE_FIELDS:  # a count of bytes, MB or processes given as a real (256.0, 1e6) is that
+            value = getattr(self, name)  # whole number; the sandbox writes them into cgroup files and rlimits
+            if isinstance(value, float):
+                if not value.is_integer():
+                    raise InvalidLimits(f"{name} is a whole number, got {value!r}")
+                object.__setattr__(self, name, int(value))
 
     @property
     def wall_backstop(self) -> float:
@@ -63,6 +69,9 @@ class Limits:
 
     def replace(self, **changes: Any) -> Limits:
         return replace(self, **changes)
+
+
+_WHOLE_FIELDS = ("memory_mb", "output_bytes", "processes", "file_size_bytes", "open_files", "returned_output_bytes")
 
 
 def _check_range(name: str, value: object, low: float, high: float) -> None:
@@ -102,6 +111,19 @@ class Case:
     assert_code: str | None = None
     limits: Limits | None = None
     io: CaseIO = "stdio"
+
+    def __post_init__(self) -> None:
+        # the constructors check each kind's fields; a record made directly (Case("1 2\n", "3\n"), say) is
+        # checked for what the sandbox relies on, so it is refused here rather than an SE there
+        if self.kind not in ("stdio", "call", "assert"):
+            raise InvalidCases(f'a case\'s kind is "stdio", "call" or "assert", got {self.kind!r} (build cases '
+                               "with Case.stdio, Case.call or Case.asserts)")
+        if not isinstance(self.stdin, bytes):
+            raise InvalidCases(f"a case's stdin is bytes (Case.stdio encodes text), got {type(self.stdin).__name__}")
+        if self.io not in ("stdio", "file"):
+            raise InvalidCases(f'a case\'s io is "stdio" or "file", got {self.io!r}')
+        if self.limits is not None and not isinstance(self.limits, Limits):
+            raise InvalidLimits(f"a case's limits must be a judgebox.Limits, got {type(self.limits).__name__}")
 
     @classmethod
     def stdio(cls, stdin: str | bytes, expected_output: str, limits: Limits | None = None,
@@ -183,7 +205,7 @@ class Submission:
         for case in self.cases:
             _check_encodable(case.assert_code or "", InvalidCases, "an assert case's test code")
         if not all(isinstance(c, Case) for c in self.cases):
-            raise InvalidCases("cases must be Case records (see judgebox.cases.load_cases)")
+            raise InvalidCases("cases must be Case records (see judgebox.judging.cases.load_cases)")
         if not isinstance(self.limits, Limits):
             raise InvalidLimits("limits must be a judgebox.Limits")
 

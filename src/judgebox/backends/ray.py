@@ -10,7 +10,7 @@ Ray's books while they wait for the reward step, and an actor asking for them wo
 ``reserve_cpus=True`` reserves its slots' CPUs (up to the node's) where nothing else claims them. The
 actors are named by node: every RayJudge on the cluster shares them, and ``close()`` ends only its own.
 
-The driver validates, dedupes (``judgebox.dedupe.ResultCache``: a program judged on the same tests and
+The driver validates, dedupes (``judgebox.judging.dedupe.ResultCache``: a program judged on the same tests and
 limits is sent once, and a recent result is reused) and sends work in batches of about one node's slots of
 cases, keeping about twice its slots of cases in flight per actor, least-loaded actor first.
 
@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
 import threading
 import time
 import uuid
@@ -37,14 +36,14 @@ from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..callers import process_caller
-from ..dedupe import ResultCache, Unkeyable, submission_key
-from ..errors import InvalidInput, JudgeboxError
-from ..judging import Judge as LocalJudge
-from ..types import JudgeResult, Submission
-from ..verdicts import Verdict
-from .interface import JudgesCode
-from .ray_node import NodeJudge, failed
+from judgebox.backend import Backend, BackendStats, RunCodeResult
+from judgebox.backends.ray_node import NodeJudge, failed
+from judgebox.callers import process_caller
+from judgebox.errors import ClusterUnreachable, InvalidInput, JudgeboxError, JudgeClosed, RayUnavailable, UnknownAddress
+from judgebox.judging.dedupe import ResultCache, Unkeyable, submission_key
+from judgebox.judging.judge import Judge as LocalJudge
+from judgebox.types import JudgeResult, Submission
+from judgebox.verdicts import Verdict
 
 log = logging.getLogger("judgebox.ray")
 
@@ -54,14 +53,6 @@ IN_FLIGHT_PER_SLOT = 2  # cases in flight per slot of an actor: one batch runs w
 STALL_SECONDS = 120.0  # work queued this long with no ready actor on the cluster is SE
 WINDOW = 4096  # submissions judge_many keeps in flight
 NAMESPACE = "judgebox"  # where the node actors' names live
-
-
-class RayUnavailable(JudgeboxError, ImportError):
-    """Ray is not installed: ``pip install 'judgebox[ray]'``."""
-
-
-class ClusterUnreachable(JudgeboxError, ConnectionError):
-    """No Ray cluster to join at the address given (or none running, for ``"auto"``)."""
 
 
 def require_ray() -> Any:
@@ -102,14 +93,16 @@ class _Member:
         return IN_FLIGHT_PER_SLOT * self.slots
 
 
-class RayJudge(JudgesCode):
-    """The Ray backend of :class:`judgebox.Judge`, with its public methods. ``slots``: slots per node
+class RayJudge(Backend):
+    """The Ray backend: ``judgebox.connect("ray://[host:port]", ...)``. ``slots``: slots per node
     (default: the node's CPUs as Ray counts them); ``attempts``: calls of a submission before it is SE;
     ``reserve_cpus``: the actors reserve their slots' CPUs from Ray (see the module's docstring)."""
 
     def __init__(self, address: str | None = None, *, slots: int | None = None, attempts: int = ATTEMPTS,
                  refresh_seconds: float = REFRESH_SECONDS, cache_entries: int = 100_000,
                  cache_bytes: int = 512 * 1024 * 1024, reserve_cpus: bool = False) -> None:
+        if address is not None and "," in address:
+            raise UnknownAddress(f"ray://{address}: one Ray cluster at a time")
         if slots is not None and (isinstance(slots, bool) or not isinstance(slots, int) or slots < 1):
             raise InvalidInput(f"slots must be a positive whole number, got {slots!r}")
         if isinstance(attempts, bool) or not isinstance(attempts, int) or attempts < 1:
@@ -143,7 +136,7 @@ class RayJudge(JudgesCode):
         self._thread.start()
         self._refresher = asyncio.run_coroutine_threadsafe(self._refresh_forever(), self._loop)
 
-    # -- the public methods of judgebox.Judge -----------------------------------------------------------
+    # -- the Backend's methods ----------------------------------------------------------------------------
 
     submission = staticmethod(LocalJudge.submission)  # validation is the same, on the driver, without a pool
 
@@ -154,7 +147,10 @@ class RayJudge(JudgesCode):
         return await asyncio.wrap_future(self._submit(submission))
 
     def judge_many(self, submissions: Iterable[Submission]) -> Iterator[tuple[int, JudgeResult]]:
-        """``(index, result)`` of each submission as it finishes; at most ``WINDOW`` in flight at once."""
+        """``(index, result)`` of each submission as it finishes; at most ``WINDOW`` in flight at once. A judge
+        closed before the loop starts raises :class:`JudgeClosed`, rather than an SE for each submission."""
+        if self._closed:
+            raise JudgeClosed("this RayJudge is closed")
         pending: dict[Future[JudgeResult], list[int]] = {}
         feed = enumerate(submissions)
         exhausted = False
@@ -180,15 +176,18 @@ class RayJudge(JudgesCode):
         """The CPUs of the cluster's alive nodes, as Ray counts them (what its slots can grow to)."""
         return float(self._ray.cluster_resources().get("CPU", 0))
 
-    def stats(self) -> dict[str, Any]:
-        """Counts of the pool's life (``submissions``, ``cases``, ``batches``, ``retries``, ``se`` results,
-        ``actors_started``, ``actors_lost``), the pool now (``actors`` ready, ``actors_pending``, ``slots``,
-        ``queued``), the driver's dedupe ``cache`` and, per node, the cases it judged."""
+    def stats(self) -> BackendStats:
+        """``slots`` of the ready actors; in ``extra``: counts of the pool's life (``submissions``, ``cases``,
+        ``batches``, ``retries``, ``se`` results, ``actors_started``, ``actors_lost``), the pool now
+        (``actors`` ready, ``actors_pending``, ``queued``), the driver's dedupe ``cache`` and, per node, the
+        cases it judged."""
         if self._closed or not self._loop.is_running():
-            return self._stats()
-        read: Future[dict[str, Any]] = Future()  # read on the dispatcher's loop, which alone changes them
-        self._loop.call_soon_threadsafe(lambda: read.set_result(self._stats()))
-        return read.result(timeout=30)
+            figures = self._stats()
+        else:
+            read: Future[dict[str, Any]] = Future()  # read on the dispatcher's loop, which alone changes them
+            self._loop.call_soon_threadsafe(lambda: read.set_result(self._stats()))
+            figures = read.result(timeout=30)
+        return BackendStats(slots=figures["slots"], dedupe=figures["cache"], extra=figures)
 
     def _stats(self) -> dict[str, Any]:
         members = list(self._members.values())
@@ -216,15 +215,17 @@ class RayJudge(JudgesCode):
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def run_code(self, bodies: list[dict[str, Any]]) -> list[tuple[dict[str, Any] | None, str | None]]:
+    def run_code(self, requests: list[dict[str, Any]]) -> list[RunCodeResult]:
         """SandboxFusion /run_code requests answered on one node (judgebox.verl's parity presets)."""
-        return asyncio.run_coroutine_threadsafe(self._run_code(bodies), self._loop).result()
+        if self._closed:
+            raise JudgeClosed("this RayJudge is closed")
+        return asyncio.run_coroutine_threadsafe(self._run_code(requests), self._loop).result()
 
     # -- submitting -------------------------------------------------------------------------------------
 
     def _submit(self, submission: Submission) -> Future[JudgeResult]:
         if self._closed:
-            raise JudgeboxError("this RayJudge is closed")
+            raise JudgeClosed("this RayJudge is closed")
         if not isinstance(submission, Submission):
             raise InvalidInput(f"judge_many takes judgebox.Submission records, got {type(submission).__name__}")
         try:
@@ -235,7 +236,11 @@ class RayJudge(JudgesCode):
             return owned
         self._loop.call_soon_threadsafe(self._enqueue, _Work(submission, owned))
         view: Future[JudgeResult] = Future()  # the caller's own: cancelling it (asyncio) cancels no judgement
-        owned.add_done_callback(lambda done: view.done() or view.set_result(done.result()))
+        def hand_over(done: Future[JudgeResult]) -> None:
+            if not view.done():
+                view.set_result(done.result())
+
+        owned.add_done_callback(hand_over)
         return view
 
     def _submit_safely(self, submission: Submission) -> Future[JudgeResult]:
@@ -261,7 +266,8 @@ class RayJudge(JudgesCode):
             if not open_:
                 return
             member = min(open_, key=lambda m: m.in_flight / m.capacity)
-            batch, cases = [], 0
+            batch: list[_Work] = []
+            cases = 0
             target = max(1, min(member.slots, member.capacity - member.in_flight))
             while self._queue and (not batch or (cases + self._queue[0].cases <= target and
                                    not batch[0].alone and not self._queue[0].alone)):
@@ -410,7 +416,7 @@ class RayJudge(JudgesCode):
                 self._settle(work, failed(work.submission, f"no judge actor was ready on the Ray cluster for "
                                                            f"{STALL_SECONDS:.0f} s"))
 
-    async def _run_code(self, bodies: list[dict[str, Any]]) -> list[tuple[dict[str, Any] | None, str | None]]:
+    async def _run_code(self, bodies: list[dict[str, Any]]) -> list[RunCodeResult]:
         cause = "no judge actor is ready on the Ray cluster"
         for _ in range(self.attempts):
             ready = [m for m in self._members.values() if m.ready]
@@ -420,7 +426,8 @@ class RayJudge(JudgesCode):
             member = min(ready, key=lambda m: m.in_flight / m.capacity)
             member.in_flight += len(bodies)  # runs of its slots as a batch's cases are: the next goes elsewhere
             try:
-                return await member.handle.run_code.remote(bodies, process_caller())
+                replies: list[RunCodeResult] = await member.handle.run_code.remote(bodies, process_caller())
+                return replies
             except Exception as exc:
                 cause = _cause(exc)
                 self._counts["retries"] += 1
@@ -429,7 +436,7 @@ class RayJudge(JudgesCode):
             finally:
                 member.in_flight -= len(bodies)
                 self._pump()
-        return [(None, f"API Call Failed: Ray judge: {cause}")] * len(bodies)
+        return [RunCodeResult(None, f"API Call Failed: Ray judge: {cause}")] * len(bodies)
 
     async def _shut(self) -> None:
         self._refresher.cancel()
@@ -443,19 +450,3 @@ class RayJudge(JudgesCode):
 def _cause(exc: BaseException) -> str:
     first = next(iter(str(exc).strip().splitlines()), "")
     return f"{type(exc).__name__}: {first[:300]}"
-
-
-# -- the process-wide Ray judge of judgebox.verl and judgebox score -------------------------------------
-
-_judges: dict[tuple[int, str | None], RayJudge] = {}
-_judges_lock = threading.Lock()
-
-
-def ray_judge(address: str | None = None) -> RayJudge:
-    """This process's RayJudge of the cluster at ``address`` (None: the current or the local one)."""
-    key = (os.getpid(), address)
-    with _judges_lock:
-        if key not in _judges:
-            _judges[key] = RayJudge(address)
-        return _judges[key]
-

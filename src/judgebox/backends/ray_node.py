@@ -7,9 +7,11 @@ import asyncio
 import os
 from typing import Any
 
-from ..callers import as_caller
-from ..types import JudgeResult, Submission
-from ..verdicts import Verdict
+from judgebox.backend import RunCodeResult
+from judgebox.callers import as_caller
+from judgebox.judging.judge import Judge
+from judgebox.types import JudgeResult, Submission
+from judgebox.verdicts import Verdict
 
 
 def failed(submission: Submission | object, message: str) -> JudgeResult:
@@ -19,21 +21,18 @@ def failed(submission: Submission | object, message: str) -> JudgeResult:
 
 
 class NodeJudge:
-    """One node's judge: the node process's default embedded judge, with ``slots`` slots. It is shared by
-    every RayJudge of the cluster; ``creator`` names the one that started it."""
+    """One node's judge: an embedded judge of ``slots`` slots in the actor's process. It is shared by every
+    RayJudge of the cluster; ``creator`` names the one that started it."""
 
     def __init__(self, slots: int, creator: str) -> None:
         self.creator = creator
-        os.environ["JUDGEBOX_SLOTS"] = str(slots)  # the process-wide judge, which run_code's Embedded uses too
-        from ..judging import default_judge
-
-        self.judge = default_judge()
+        self.judge = Judge(slots=slots)
 
     def ready(self) -> dict[str, Any]:
         import ray
 
         return {"node_id": ray.get_runtime_context().get_node_id(), "pid": os.getpid(), "creator": self.creator,
-                "slots": len(self.judge.pool.slots), "isolation": self.judge.isolation()}
+                "slots": self.judge.slots, "isolation": self.judge.isolation()}
 
     async def judge_batch(self, submissions: list[Submission], caller: str) -> list[JudgeResult]:
         """Every submission judged as ``caller``'s work: the actor is shared by every RayJudge of the cluster,
@@ -48,11 +47,8 @@ class NodeJudge:
         except Exception as exc:  # a failure of this node's judge: SE, never lost
             return failed(submission, f"the judge on node {os.uname().nodename} failed: {type(exc).__name__}: {exc}")
 
-    async def run_code(self, bodies: list[dict[str, Any]], caller: str
-                       ) -> list[tuple[dict[str, Any] | None, str | None]]:
+    async def run_code(self, bodies: list[dict[str, Any]], caller: str) -> list[RunCodeResult]:
         """SandboxFusion /run_code requests, answered by this node's sandbox (judgebox.verl's parity presets),
         as ``caller``'s work."""
-        from ..verl.transport import Embedded
-
         with as_caller(caller):  # to_thread carries the context
-            return await asyncio.to_thread(Embedded().run_code, bodies)
+            return await asyncio.to_thread(self.judge.run_code, bodies)

@@ -1,4 +1,4 @@
-"""The judge interface over ``judgebox serve`` endpoints: ``judgebox.Judge(backend="server", address=...)``.
+"""The backend over ``judgebox serve`` endpoints: ``judgebox.connect("judgebox://host:port")`` (or a list).
 
 The same methods as the embedded judge, so anything written against it (``judgebox.rewards.score_batch``, TRL's
 and verl's reward functions, ``judge_many``) runs unchanged on one shared server or on several:
@@ -20,19 +20,21 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from ..client import AsyncClient, Client, ClientError
-from ..client_bodies import submission_body
-from ..judging import Judge
-from ..server.schemas import JudgeResponse
-from ..server.translate import judge_result
-from ..types import JudgeResult, Submission
-from ..verdicts import Verdict
-from .interface import JudgesCode
+from judgebox.backend import Backend, BackendStats, RunCodeResult
+from judgebox.backends.sandboxfusion import RunCodeServer
+from judgebox.client import AsyncClient, Client, ClientError
+from judgebox.errors import JudgeClosed
+from judgebox.judging.judge import Judge
+from judgebox.types import JudgeResult, Submission
+from judgebox.verdicts import Verdict
+from judgebox.wire.bodies import submission_body
+from judgebox.wire.convert import judge_result
+from judgebox.wire.schemas import JudgeResponse
 
 BATCH = 1024  # submissions per /judge/batch request (the server takes up to 4096)
 
 
-class ServerJudge(JudgesCode):
+class ServerJudge(Backend):
     """Judges on ``judgebox serve`` endpoints; safe to use from many threads and event loops at once.
 
     ``token`` (default ``$JUDGEBOX_TOKEN``) is sent as a bearer token; ``concurrency`` is the process-wide
@@ -51,6 +53,8 @@ class ServerJudge(JudgesCode):
             self._options["concurrency"] = concurrency
         self.address = address
         self.client = Client(address, **self._options)
+        self._run_code = RunCodeServer(self.client)  # the same endpoints: one shared pool of connections
+        self._closed = False
         # httpx's async connections belong to the event loop that opened them, and callers come from many
         # loops (score_batch_sync runs a fresh one per call): one AsyncClient lives on a loop of this judge's
         # own, in a thread started at the first async call, and callers await its answers from theirs
@@ -60,15 +64,20 @@ class ServerJudge(JudgesCode):
     submission = staticmethod(Judge.submission)  # validation is the embedded judge's, here before sending
 
     def judge_submission(self, submission: Submission) -> JudgeResult:
+        self._refuse_if_closed()
         if (refused := _unsendable(submission)) is not None:
             return refused
         try:
             answer = self.client.post_json("/judge", submission_body(submission), self._deadline(submission))
         except ClientError as exc:
             return _failed(submission, exc)
+        except RuntimeError:  # httpx's "the client has been closed": closed while this call was under way
+            self._refuse_if_closed()
+            raise
         return _result(submission, answer)
 
     async def judge_submission_async(self, submission: Submission) -> JudgeResult:
+        self._refuse_if_closed()
         if (refused := _unsendable(submission)) is not None:
             return refused
         loop, client = self._async_client()
@@ -77,12 +86,18 @@ class ServerJudge(JudgesCode):
             answer = await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(posted, loop))
         except ClientError as exc:
             return _failed(submission, exc)
+        except (RuntimeError, asyncio.CancelledError):  # close() cancelled it, or closed the client under it
+            cancelling = getattr(asyncio.current_task(), "cancelling", None)  # Python 3.11+
+            if cancelling is None or not cancelling():  # (the caller's own cancellation stays its own)
+                self._refuse_if_closed()
+            raise
         return _result(submission, answer)
 
     def judge_many(self, submissions: Iterable[Submission]) -> Iterator[tuple[int, JudgeResult]]:
         """``(index, result)`` as each finishes, through ``/judge/batch`` streams of up to ``BATCH``
         submissions (a stream that breaks is resumed on another endpoint by the client); every submission
         gets a result, SE for those the service failed on."""
+        self._refuse_if_closed()
         items = list(submissions)
         sendable = []  # the indices of those /judge/batch can carry; the others are SE at once
         for index, submission in enumerate(items):
@@ -110,6 +125,9 @@ class ServerJudge(JudgesCode):
                 for index in range(len(chunk)):
                     if index not in answered:
                         yield indices[index], _failed(chunk[index], exc)
+            except RuntimeError:  # httpx's "the client has been closed": closed while the stream was read
+                self._refuse_if_closed()
+                raise
 
     def isolation(self) -> dict[str, object]:
         """The isolation layers of the first endpoint that answers its /health."""
@@ -118,13 +136,28 @@ class ServerJudge(JudgesCode):
         except ClientError:
             return {}
 
+    def run_code(self, requests: list[dict[str, Any]]) -> list[RunCodeResult]:
+        """Each body POSTed to ``/run_code`` (retried on another endpoint as the client does)."""
+        self._refuse_if_closed()
+        try:
+            return self._run_code.run_code(requests)
+        except RuntimeError:  # httpx's "the client has been closed": closed while the requests were under way
+            self._refuse_if_closed()
+            raise
+
+    def stats(self) -> BackendStats:
+        """The client's figures (``extra["endpoints"]``: each endpoint's requests, failures, ejections; the
+        servers keep their own on ``/metrics``)."""
+        return BackendStats(extra={"endpoints": self.client.endpoints(), "budget": self.client.budget()})
+
     def close(self) -> None:
+        self._closed = True
         self.client.close()
         with self._lock:
             running, self._async = self._async, None
-        if running is not None:
+        if running is not None:  # the requests still under way end (their callers get JudgeClosed), then the loop
             loop, client = running
-            asyncio.run_coroutine_threadsafe(client.aclose(), loop).result(timeout=30)
+            asyncio.run_coroutine_threadsafe(_shut(client), loop).result(timeout=30)
             loop.call_soon_threadsafe(loop.stop)
 
     def __enter__(self) -> ServerJudge:
@@ -132,6 +165,10 @@ class ServerJudge(JudgesCode):
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+    def _refuse_if_closed(self) -> None:
+        if self._closed:
+            raise JudgeClosed("this server backend is closed")
 
     def _deadline(self, submission: Submission) -> float:
         """As long as the server may take (its queue, and every case at its wall-clock backstop, thrice), or
@@ -142,11 +179,23 @@ class ServerJudge(JudgesCode):
     def _async_client(self) -> tuple[asyncio.AbstractEventLoop, AsyncClient]:
         with self._lock:
             if self._async is None:
+                if self.client.closed:
+                    raise JudgeClosed("this judge has been closed")
                 loop = asyncio.new_event_loop()
                 threading.Thread(target=loop.run_forever, name="judgebox-server-judge", daemon=True).start()
                 opened = asyncio.run_coroutine_threadsafe(_opened(self.address, self._options), loop).result()
                 self._async = loop, opened
             return self._async
+
+
+async def _shut(client: AsyncClient) -> None:
+    """Cancel every request still running on the judge's own loop (a loop stopped under them would leave
+    their callers waiting forever), then close the client."""
+    running = [task for task in asyncio.all_tasks() if task is not asyncio.current_task()]
+    for task in running:
+        task.cancel()
+    await asyncio.gather(*running, return_exceptions=True)
+    await client.aclose()
 
 
 async def _opened(address: str | list[str], options: dict[str, Any]) -> AsyncClient:

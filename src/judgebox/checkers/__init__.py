@@ -29,6 +29,8 @@ function and one entry in :data:`REGISTRY`.
 ``sandboxfusion``
 ``value``          call results as data: lists equal tuples, reals within ``epsilon`` (relative),
                    expected integers exactly unless ``exact_integers=False``
+``evalplus``       call results as evalplus compares them with the reference's: equal, or reals within
+                   ``atol`` (and 1e-7 relative), the rule of ``compat``
 =================  ======================================================================================
 """
 
@@ -39,11 +41,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from ..errors import UnknownChecker
-from . import compat, floats, text, values
-from .programs import PROTOCOLS, CheckerProgram, Interactor
-from .result import CheckResult
-from .values import values_equal
+from judgebox.checkers import compat, floats, text, values
+from judgebox.checkers.programs import PROTOCOLS, CheckerProgram, Interactor
+from judgebox.checkers.result import CheckResult
+from judgebox.checkers.values import values_equal
+from judgebox.errors import UnknownChecker
 
 __all__ = ["DEFAULT", "PROTOCOLS", "REGISTRY", "CheckResult", "Checker", "CheckerProgram", "Checking", "Interactor",
            "get", "interactor", "make", "parse", "setting_of", "values_equal"]
@@ -93,6 +95,7 @@ REGISTRY: dict[str, Entry] = {
     "apps": Entry(compat.apps),
     "livecodebench": Entry(compat.livecodebench),
     "sandboxfusion": Entry(compat.sandboxfusion),
+    "evalplus": Entry(compat.evalplus, kind="value", options={"atol": Option(0.0)}),
     "value": Entry(values.value, kind="value", options={"epsilon": Option(values.REL_TOL),
                                                         "exact_integers": Option(True)}),
 }

@@ -13,7 +13,13 @@
   line of difference allowed), the same count, each line stripped and lower-cased; lines that differ
   pass when both are one float within 1e-5 relative (``|a - b| / max(|b|, 1e-10)``).
 
-These rules compare lists of lines, so they are run only on output with no more lines than the answer
+- ``evalplus`` (a call result's): evalplus's comparison of a returned value with the reference's: equal
+  (Python's ``==``), or, where ``atol`` is given (or the expected value is a real or a list of reals, where
+  an ``atol`` of 0 means 1e-6), of the same type and ``numpy.allclose`` with that absolute tolerance and a
+  relative one of 1e-7. Tuples cross the sandbox as lists (:mod:`judgebox.sandbox.inside.returned`), so a
+  list is an answer for a tuple here, where evalplus's ``==`` tells them apart.
+
+These output rules compare lists of lines, so they are run only on output with no more lines than the answer
 has plus :data:`SPARE_LINES` (past that no rule could accept it, except the APPS cascade's first step,
 which is checked first on the stripped text): the judge never splits 64 MiB of newlines. They work on
 decoded text, as the harnesses they reproduce do, so a case under them may hold about four times its
@@ -27,9 +33,10 @@ import re
 from collections.abc import Iterator
 from decimal import Context, Decimal
 from itertools import zip_longest
+from typing import Any
 
-from ..verdicts import Verdict
-from .result import AC, CheckResult
+from judgebox.checkers.result import AC, CheckResult
+from judgebox.verdicts import Verdict
 
 SPARE_LINES = 1000
 _WA = CheckResult(Verdict.WA, "the output is not the expected one")
@@ -41,8 +48,8 @@ def _text(data: bytes | str) -> str:
 
 def _too_many_lines(output: bytes | str, expected: bytes | str) -> bool:
     """Lines split on ``\n``, counted before anything is decoded or split."""
-    newline = b"\n" if isinstance(output, bytes) else "\n"
-    return output.count(newline) > _text(expected).count("\n") + SPARE_LINES
+    lines = output.count(b"\n") if isinstance(output, bytes) else output.count("\n")
+    return lines > _text(expected).count("\n") + SPARE_LINES
 
 
 _LINE_BREAKS = "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"  # where str.splitlines() splits
@@ -78,9 +85,13 @@ def _allclose_lines(got: list[str], want: list[str]) -> bool:
         pairs = [(float(g), float(w)) for g, w in zip(got, want)]
     except ValueError:
         return False
-    # numpy.isclose's test; where the answer is infinite (a number past the double range reads as one), only
-    # the same infinity passes, as there (the tolerance, infinite too, would pass anything). NaN fails both.
-    return all(g == w or (math.isfinite(w) and abs(g - w) <= 1e-8 + 1e-5 * abs(w)) for g, w in pairs)
+    return all(_isclose(g, w, 1e-5, 1e-8) for g, w in pairs)
+
+
+def _isclose(got: float, want: float, rtol: float, atol: float) -> bool:
+    """numpy.isclose's test; where the answer is infinite (a number past the double range reads as one), only
+    the same infinity passes, as there (the tolerance, infinite too, would pass anything). NaN fails."""
+    return got == want or (math.isfinite(want) and abs(got - want) <= atol + rtol * abs(want))
 
 
 def livecodebench(output: bytes | str, expected: bytes | str) -> CheckResult:
@@ -152,3 +163,42 @@ def _floats_close(got: str, want: str) -> bool:
     except ValueError:
         return False
     return math.isfinite(g) and math.isfinite(w) and abs(g - w) / max(abs(w), 1e-10) < 1e-5
+
+
+EVALPLUS_RTOL = 1e-7  # the relative tolerance evalplus passes to numpy.allclose
+EVALPLUS_FLOAT_ATOL = 1e-6  # the absolute one it enforces for an expected real where the problem's atol is 0
+
+
+def evalplus(actual: Any, expected: Any, atol: float = 0.0) -> CheckResult:
+    if actual == expected:
+        return AC
+    if atol == 0 and _reals(expected):
+        atol = EVALPLUS_FLOAT_ATOL
+    if atol and type(actual) is type(expected) and _allclose(actual, expected, atol):
+        return AC
+    return CheckResult(Verdict.WA, "the returned value is not the reference solution's")
+
+
+def _reals(value: Any) -> bool:
+    """evalplus's ``is_floats``: a real, or a non-empty list of reals."""
+    return type(value) is float or (isinstance(value, list) and bool(value)
+                                    and all(type(item) is float for item in value))
+
+
+def _allclose(actual: Any, expected: Any, atol: float) -> bool:
+    """numpy.allclose on numbers and (nested) lists of them of the same lengths; anything else numpy could
+    not read as numbers is not close. Walked with a stack (a deep list exhausts no recursion limit)."""
+    pending = [(actual, expected)]
+    while pending:
+        got, want = pending.pop()
+        if isinstance(got, list) and isinstance(want, list):
+            if len(got) != len(want):
+                return False
+            pending.extend(zip(got, want))
+        elif not (_number(got) and _number(want) and _isclose(float(got), float(want), EVALPLUS_RTOL, atol)):
+            return False
+    return True
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not (isinstance(value, int) and abs(value) >= 2 ** 1023)

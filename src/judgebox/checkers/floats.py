@@ -18,9 +18,10 @@ import math
 import re
 import sys
 from decimal import MAX_EMAX, MIN_EMIN, Context, Decimal, InvalidOperation, localcontext
+from typing import TypeVar
 
-from .result import CheckResult
-from .text import compare_tokens
+from judgebox.checkers.result import CheckResult
+from judgebox.checkers.text import compare_tokens
 
 MODES = ("either", "absolute", "relative")
 _NUMBER = re.compile(rb"[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|nan|inf|infinity)", re.IGNORECASE)
@@ -66,7 +67,10 @@ def numbers_equal(got: bytes, want: bytes, mode: str, epsilon: float, exact_inte
     return _within(abs(g - w), abs(w), mode, epsilon, _SLACK)
 
 
-def _within(error, scale, mode: str, epsilon, slack) -> bool:
+_Number = TypeVar("_Number", float, Decimal)
+
+
+def _within(error: _Number, scale: _Number, mode: str, epsilon: _Number, slack: _Number) -> bool:
     """The tolerance test, on floats or on Decimals (all of one type)."""
     absolute = error <= epsilon + slack
     relative = error <= epsilon * scale * (1 + slack)

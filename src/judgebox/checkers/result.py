@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..verdicts import Verdict
+from judgebox.verdicts import Verdict
 
 
 @dataclass(frozen=True, slots=True)

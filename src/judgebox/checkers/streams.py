@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from ..verdicts import Verdict
-from .result import CheckResult
+from judgebox.checkers.result import CheckResult
+from judgebox.verdicts import Verdict
 
 CHUNK = 1 << 20  # tokens are split this much at a time
 _WHITESPACE = re.compile(rb"\s")  # what bytes.split() splits on

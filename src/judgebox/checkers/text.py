@@ -12,9 +12,9 @@ import os
 from collections.abc import Callable, Iterator
 from itertools import islice, zip_longest
 
-from ..verdicts import Verdict
-from .result import AC, CheckResult
-from .streams import as_bytes, folded, lines_of, presentation_or, short, tokens_of
+from judgebox.checkers.result import AC, CheckResult
+from judgebox.checkers.streams import as_bytes, folded, lines_of, presentation_or, short, tokens_of
+from judgebox.verdicts import Verdict
 
 
 def tokens(output: bytes | str, expected: bytes | str, case_insensitive: bool = False) -> CheckResult:

@@ -17,8 +17,8 @@ import math
 from fractions import Fraction
 from typing import Any
 
-from ..verdicts import Verdict
-from .result import AC, CheckResult
+from judgebox.checkers.result import AC, CheckResult
+from judgebox.verdicts import Verdict
 
 REL_TOL = 1e-6
 ABS_TOL = 1e-9

@@ -26,7 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..callers import current_caller
+from judgebox.callers import current_caller
 
 SEALS = fcntl.F_SEAL_SEAL | fcntl.F_SEAL_SHRINK | fcntl.F_SEAL_GROW | fcntl.F_SEAL_WRITE
 
@@ -70,7 +70,7 @@ def descriptor_share() -> int:
 class ArtifactCache:
     """Builds by content and caller. ``holder()`` names who is building (the worker pool's current group);
     ``lend(holder)`` is called in a waiter before it waits on that build, and what it returns is called
-    once the wait is over (:meth:`judgebox.backends.local.WorkerPool.lend`); both default to nothing."""
+    once the wait is over (:meth:`judgebox.judging.pool.WorkerPool.lend`); both default to nothing."""
 
     def __init__(self, max_bytes: int = 1 << 30, holder: Callable[[], Any] | None = None,
                  lend: Callable[[Any], Callable[[], object]] | None = None, max_entries: int | None = None) -> None:

@@ -10,13 +10,13 @@ import base64
 from collections.abc import Callable
 from concurrent.futures import Future
 
-from ..sandbox.config import RUN_ENV
-from ..sandbox.outcome import RunOutcome
-from ..sandbox.slot import Command
-from ..types import Limits
-from . import pch
-from .artifacts import Artifact, ArtifactCache, Build
-from .spec import LanguageSpec
+from judgebox.languages import pch
+from judgebox.languages.artifacts import Artifact, ArtifactCache, Build
+from judgebox.languages.spec import LanguageSpec
+from judgebox.sandbox.config import RUN_ENV
+from judgebox.sandbox.outcome import RunOutcome
+from judgebox.sandbox.slot import Command
+from judgebox.types import Limits
 
 MiB = 1024 * 1024
 COMPILE_LIMITS = Limits(cpu_time=30, wall_time=60, memory_mb=2048, output_bytes=4 * MiB, processes=256,

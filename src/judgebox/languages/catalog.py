@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import re
 
-from . import cpp_split, go_split, java_split, js_split, rust_split
-from .spec import LanguageSpec, LibraryProbe, SelfTest
+from judgebox.languages import cpp_split, go_split, java_split, js_split, rust_split
+from judgebox.languages.spec import LanguageSpec, LibraryProbe, SelfTest
 
 PYTHON_OUT_OF_MEMORY = r"^MemoryError\b"
 JAVA_OUT_OF_MEMORY = r"java\.lang\.OutOfMemoryError"

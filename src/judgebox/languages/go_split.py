@@ -52,11 +52,11 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..sandbox.config import RUN_ENV
-from ..sandbox.slot import Command, SplitCommand
-from .artifacts import Artifact, Build
-from .spec import LanguageSpec, SelfTest
-from .split import SplitBuild, Toolbox, beside, failed_sides, sandboxed_step
+from judgebox.languages.artifacts import Artifact, Build
+from judgebox.languages.spec import LanguageSpec, SelfTest, SplitBuild, Toolbox
+from judgebox.languages.split import beside, failed_sides, sandboxed_step
+from judgebox.sandbox.config import RUN_ENV
+from judgebox.sandbox.slot import Command, SplitCommand
 
 HARNESS = Path(__file__).with_name("harnesses") / "go"
 GO = "/usr/bin/go"
@@ -336,6 +336,7 @@ def split_asserts(toolbox: Toolbox, program: str, tests: str) -> SplitBuild:
                           CALLABLE)
     if failed is not None:
         return failed
+    assert tests_built.artifact is not None  # failed_sides found both sides built
     tests_binary = os.pread(tests_built.artifact.fd, tests_built.artifact.size, 0)
     job = SplitCommand(("/proc/self/fd/5",), ("/proc/self/fd/6",), tests_binary, dict(RUN_ENV))
     return SplitBuild(job, side.artifact)

@@ -38,10 +38,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from ..sandbox.config import RUN_ENV
-from ..sandbox.slot import SplitCommand
-from .spec import LanguageSpec, SelfTest
-from .split import SplitBuild, Toolbox
+from judgebox.languages.spec import LanguageSpec, SelfTest, SplitBuild, Toolbox
+from judgebox.sandbox.config import RUN_ENV
+from judgebox.sandbox.slot import SplitCommand
 
 HARNESSES = Path(__file__).with_name("harnesses")
 NODE = "/usr/bin/node"
@@ -75,9 +74,7 @@ TESTS_SPECS = {False: _tests_spec(False), True: _tests_spec(True)}
 
 
 def _split(toolbox: Toolbox, language: str, program: str, tests: str) -> SplitBuild:
-    from . import get  # the catalog imports this module
-
-    built = toolbox.build(get(language), program)
+    built = toolbox.build(toolbox.language(language), program)
     if built.artifact is None:
         return SplitBuild(compile_error=built.compile_error, system_error=built.system_error)
     prepared = toolbox.build(TESTS_SPECS[language == "typescript"], tests)

@@ -10,14 +10,41 @@ costs no copy of it. Placeholders in commands: ``{source}`` (the source file in 
 from __future__ import annotations
 
 from collections.abc import Callable
+from concurrent.futures import Future
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from .split import SplitBuild, Toolbox
+from judgebox.languages.artifacts import Artifact, ArtifactCache, Build
+from judgebox.sandbox.outcome import RunOutcome
+from judgebox.sandbox.slot import SplitCommand
 
 PROGRAM_PATH = "/proc/self/fd/5"
 WORKDIR = "/tmp"
+
+
+# -- the two-process harness's hook (languages/split.py): what it is given and what it gives back --------
+
+@dataclass(frozen=True)
+class SplitBuild:
+    """An assert case ready to run as two processes, or the build's failure."""
+
+    job: SplitCommand | None = None
+    program: Artifact | None = None  # fd 5 of both sides
+    compile_error: str | None = None
+    system_error: str | None = None
+
+
+@dataclass(frozen=True)
+class Toolbox:
+    """What a language's split harness may use to prepare its two sides: sandboxed, cached builds
+    (``build``), sandboxed runs of a helper program (``submit``, the worker pool's), the cache itself
+    for anything else worth keeping by content (``cache``), and the catalog's entries by name (``language``:
+    a harness module cannot import the catalog, which imports it)."""
+
+    build: Callable[[LanguageSpec, str], Build]  # a spec and a source -> the cached build of that source
+    submit: Callable[..., Future[RunOutcome]]
+    cache: ArtifactCache
+    toolchain_cache: str
+    language: Callable[[str], LanguageSpec]
 
 
 @dataclass(frozen=True)

@@ -14,40 +14,13 @@ from __future__ import annotations
 import base64
 import contextvars
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import Future
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-from ..sandbox.outcome import RunOutcome
-from ..sandbox.slot import Command, SplitCommand
-from .artifacts import Artifact, ArtifactCache, Build
-from .build import COMPILE_LIMITS, failed_build
-
-if TYPE_CHECKING:
-    from .spec import LanguageSpec
-
-
-@dataclass(frozen=True)
-class SplitBuild:
-    """An assert case ready to run as two processes, or the build's failure."""
-
-    job: SplitCommand | None = None
-    program: Artifact | None = None  # fd 5 of both sides
-    compile_error: str | None = None
-    system_error: str | None = None
-
-
-@dataclass(frozen=True)
-class Toolbox:
-    """What a language's split harness may use to prepare its two sides: sandboxed, cached builds
-    (``build``), sandboxed runs of a helper program (``submit``, the worker pool's), and the cache itself
-    for anything else worth keeping by content (``cache``)."""
-
-    build: Callable[[LanguageSpec, str], Build]  # a spec and a source -> the cached build of that source
-    submit: Callable[..., Future[RunOutcome]]
-    cache: ArtifactCache
-    toolchain_cache: str
+from judgebox.languages.artifacts import Artifact, Build
+from judgebox.languages.build import COMPILE_LIMITS, failed_build
+from judgebox.languages.spec import SplitBuild, Toolbox
+from judgebox.sandbox.slot import Command
 
 
 def beside(build: Callable[[], Build]) -> Future[Build]:
@@ -68,7 +41,7 @@ def beside(build: Callable[[], Build]) -> Future[Build]:
     return done
 
 
-def sandboxed_step(toolbox: Toolbox, job: Command, files: dict[str, str | bytes], made: str, name: str,
+def sandboxed_step(toolbox: Toolbox, job: Command, files: Mapping[str, str | bytes], made: str, name: str,
                    failure: str, program: Artifact | None = None) -> Build:
     """One step of a harness's build, run in the sandbox with the compile limits: ``files`` placed in the
     work folder, the file ``made`` it leaves is the artifact (``name``); a step that leaves none is a

@@ -7,7 +7,7 @@ import shutil
 import stat
 from dataclasses import dataclass, field
 
-from ..errors import InvalidInput, SandboxError
+from judgebox.errors import InvalidInput, SandboxError
 
 MiB = 1024 * 1024
 MODES = ("auto", "root", "user", "none")

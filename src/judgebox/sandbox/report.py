@@ -6,9 +6,9 @@ import dataclasses
 import os
 from typing import Any
 
-from ..errors import JudgeboxError
-from .config import SandboxConfig
-from .slot import Slot
+from judgebox.errors import JudgeboxError
+from judgebox.sandbox.config import SandboxConfig
+from judgebox.sandbox.slot import Slot
 
 
 def isolation_report(config: SandboxConfig | None = None) -> dict[str, Any]:

@@ -13,7 +13,7 @@ import functools
 import os
 import socket
 
-from ..errors import SandboxError
+from judgebox.errors import SandboxError
 
 DENIED = (
     # other processes' memory and control

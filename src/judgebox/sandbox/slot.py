@@ -6,20 +6,22 @@ import itertools
 import json
 import os
 import secrets
+import signal
 import socket
 import subprocess
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import InvalidInput, IsolationUnavailable, SandboxError
-from ..types import Limits
-from . import seccomp_policy
-from .cgroups import SlotCgroups
-from .config import DEVICE_WRITE_PATHS, RUN_ENV, SandboxConfig
-from .inside import abspaths, protocol
-from .inside.protocol import Note
-from .outcome import RunOutcome
+from judgebox.errors import InvalidInput, IsolationUnavailable, SandboxError
+from judgebox.sandbox import seccomp_policy
+from judgebox.sandbox.cgroups import SlotCgroups
+from judgebox.sandbox.config import DEVICE_WRITE_PATHS, RUN_ENV, SandboxConfig
+from judgebox.sandbox.inside import abspaths, protocol
+from judgebox.sandbox.inside.protocol import FdName, Note, Op, RunKind
+from judgebox.sandbox.outcome import RunOutcome
+from judgebox.types import Limits
 
 INSIDE_DIR = str(Path(__file__).with_name("inside"))
 BOOT = """\
@@ -36,6 +38,8 @@ main(int(sys.argv[2]))
 BOOT_TIMEOUT = 30.0
 REPLY_MARGIN = 10.0  # the zygote enforces time limits itself; this only catches a hung zygote
 _slot_ids = itertools.count()
+HARNESS_KINDS = {"stdio": RunKind.PYTHON_STDIO, "assert": RunKind.PYTHON_ASSERT, "call": RunKind.PYTHON_CALL,
+                 "jupyter": RunKind.PYTHON_JUPYTER}
 
 
 @dataclass(frozen=True)
@@ -98,11 +102,14 @@ class PythonProgram:
     """Run Python source in a fork of the slot's warm interpreter, under one of pyrun's harnesses."""
 
     code: str
-    harness: str = "stdio"  # "stdio" | "assert" | "call"
+    harness: str = "stdio"  # "stdio" | "assert" | "call" | "jupyter" (code: the cells' request as JSON)
     test_code: str | None = None
     fn_name: str | None = None
     args_json: str = "[]"
     output_file: str | None = None  # as Command's
+
+
+Job = Command | SplitCommand | CheckerCommand | InteractiveCommand | PythonProgram  # what Slot.run runs
 
 
 class FoldersUnavailable(Exception):
@@ -111,6 +118,9 @@ class FoldersUnavailable(Exception):
 
 class SlotFailure(Exception):
     """The zygote died or stopped answering while running a job; the slot has been restarted."""
+
+
+ABORTED = "the judge was closed while this case ran"  # a job's failure once abort() was called
 
 
 class Slot:
@@ -125,6 +135,8 @@ class Slot:
         self._sock: socket.socket | None = None
         self._mounter: socket.socket | None = None
         self._cgroups: SlotCgroups | None = None
+        self._aborted = False  # abort() was called: the slot is not started again
+        self._lifecycle = threading.Lock()  # abort() comes from another thread than close()'s
         self._start()
 
     # -- lifecycle ------------------------------------------------------------------------------------
@@ -158,6 +170,9 @@ class Slot:
         finally:
             theirs.close()
         self._sock = ours
+        if self._aborted:  # abort() came while the worker started, and may have found no process to kill
+            self.close()
+            raise SlotFailure(ABORTED)
         self.workdir = workdir
         bpf = _memfd("seccomp", seccomp_policy.compiled_bpf()) if mode != "none" else None
         # The channel to the slot's outer process, which makes the folders of a run's absolute paths
@@ -174,8 +189,8 @@ class Slot:
             reply = self._receive(BOOT_TIMEOUT)
         except OSError as exc:
             reply = {"error": f"no answer from the worker ({exc})"}
-        if reply is None or reply.get("op") != "ready":
-            error = reply.get("error") if reply else "the worker exited during start-up"
+        if reply is None or reply.get("op") != Op.READY:
+            error = str(reply.get("error")) if reply else "the worker exited during start-up"
             if mode == "user":
                 error += (" (user mode needs unprivileged user namespaces: check sysctl "
                           "kernel.unprivileged_userns_clone and the container's seccomp profile, or run as root)")
@@ -195,7 +210,21 @@ class Slot:
 
     def restart(self) -> None:
         self.close()
+        if self._aborted:
+            raise SlotFailure(ABORTED)
         self._start()
+
+    def abort(self) -> None:
+        """End the running job now, from any thread (the judge is closing and will not wait): the worker's
+        process group is killed, and with it the runs of its pid namespace. The job fails with
+        :class:`SlotFailure` and the slot stays down."""
+        self._aborted = True
+        with self._lifecycle:
+            if self._process is not None and self._process.poll() is None:
+                try:
+                    os.killpg(self._process.pid, signal.SIGKILL)  # its own session: the group is its pid
+                except ProcessLookupError:
+                    pass
 
     def close(self) -> None:
         if self._sock is not None:
@@ -204,10 +233,11 @@ class Slot:
         if self._mounter is not None:
             self._mounter.close()
             self._mounter = None
-        if self._process is not None:
-            self._process.kill()
-            self._process.wait()
-            self._process = None
+        with self._lifecycle:
+            if self._process is not None:
+                self._process.kill()
+                self._process.wait()
+                self._process = None
         if self._cgroups is not None:
             self._cgroups.close()
             self._cgroups = None
@@ -219,8 +249,7 @@ class Slot:
 
     # -- running jobs ---------------------------------------------------------------------------------
 
-    def run(self, job: Command | SplitCommand | CheckerCommand | InteractiveCommand | PythonProgram, stdin: bytes,
-            limits: Limits,
+    def run(self, job: Job, stdin: bytes, limits: Limits,
             files: dict[str, str | None] | None = None, fetch: tuple[str, ...] = (),
             program: int | None = None) -> RunOutcome:
         """Run one job. ``files`` (path to base64) are put in the work folder first, or at their absolute
@@ -234,45 +263,45 @@ class Slot:
         if tops and self._mounter is None:
             return RunOutcome(system_error="absolute file paths need the sandbox's own root, which isolation "
                                            "mode 'none' does not build")
-        fds: dict[str, int] = {}
+        fds: dict[FdName, int] = {}
         token = b""
         try:
-            fds["stdin"] = _memfd("stdin", stdin)
-            for name in ("stdout", "stderr", "result"):
+            fds[FdName.STDIN] = _memfd(FdName.STDIN, stdin)
+            for name in (FdName.STDOUT, FdName.STDERR, FdName.RESULT):
                 fds[name] = _memfd(name)
-            request: dict[str, Any] = {"limits": _limits_message(limits)}
             if not isinstance(job, (Command, CheckerCommand)):
                 token = secrets.token_bytes(protocol.TOKEN_BYTES)
-                fds["token"] = _memfd("token", token)
+                fds[FdName.TOKEN] = _memfd(FdName.TOKEN, token)
+            own: dict[str, Any]  # the kind's own fields (protocol.KIND_FIELDS)
             if isinstance(job, PythonProgram):
-                request["python"] = self._python_request(job, fds)
+                kind, own = self._python_request(job, fds)
             elif isinstance(job, SplitCommand):
-                request.update(argv=list(job.argv), tests_argv=list(job.tests_argv), env=job.env)
+                kind = RunKind.SPLIT
+                own = {"argv": tuple(job.argv), "tests_argv": tuple(job.tests_argv), "env": job.env}
                 tests = job.tests if isinstance(job.tests, bytes) else job.tests.encode("utf-8", "surrogateescape")
-                fds["test"] = _memfd("test", tests)
+                fds[FdName.TEST] = _memfd(FdName.TEST, tests)
             elif isinstance(job, CheckerCommand):
-                request.update(argv=list(job.argv), env=job.env)
-                for name, data in (("input_file", job.input), ("output_file", job.output), ("answer_file", job.answer)):
+                kind, own = RunKind.COMMAND, {"argv": tuple(job.argv), "env": job.env}
+                for name, data in ((FdName.INPUT_FILE, job.input), (FdName.OUTPUT_FILE, job.output),
+                                   (FdName.ANSWER_FILE, job.answer)):
                     fds[name] = _memfd(name, data)
             elif isinstance(job, InteractiveCommand):
-                request.update(argv=list(job.argv), interactor_argv=list(job.interactor_argv), env=job.env)
-                fds["input_file"] = _memfd("input_file", job.input)
+                kind = RunKind.INTERACTIVE
+                own = {"argv": tuple(job.argv), "interactor_argv": tuple(job.interactor_argv), "env": job.env}
+                fds[FdName.INPUT_FILE] = _memfd(FdName.INPUT_FILE, job.input)
             else:
-                request.update(argv=list(job.argv), env=job.env)
+                kind, own = RunKind.COMMAND, {"argv": tuple(job.argv), "env": job.env}
             if files:
-                fds["files"] = _memfd("files", json.dumps(files).encode())
+                fds[FdName.FILES] = _memfd(FdName.FILES, json.dumps(files).encode())
             if fetch:
-                fds["fetched"] = _memfd("fetched")
-                request["fetch"] = list(fetch)
-            if getattr(job, "output_file", None):
-                request["output_file"] = job.output_file
-            borrowed = {"program": program}  # not ours to close
+                fds[FdName.FETCHED] = _memfd(FdName.FETCHED)
+            offered = {FdName.PROGRAM: program}  # not ours to close
             if isinstance(job, InteractiveCommand):
-                borrowed["test"] = job.interactor.fd  # at Fd.TESTS, which no exec'd program keeps
-            borrowed = {name: fd for name, fd in borrowed.items() if fd is not None}
-            request["fd_names"] = [*fds, *borrowed]
-            if tops:
-                request["tops"] = tops
+                offered[FdName.TEST] = job.interactor.fd  # at Fd.TESTS, which no exec'd program keeps
+            borrowed = {name: fd for name, fd in offered.items() if fd is not None}
+            request = protocol.RunRequest(
+                kind, _run_limits(limits), (*fds, *borrowed), **own, fetch=tuple(fetch),
+                output_file=getattr(job, "output_file", None) or None, tops=tuple(tops))
             passed = [*fds.values(), *borrowed.values()]
             try:
                 reply = self._exchange_in_folders(request, passed, limits.wall_backstop + REPLY_MARGIN, tops)
@@ -292,41 +321,43 @@ class Slot:
                 os.close(fd)
 
     @staticmethod
-    def _python_request(job: PythonProgram, fds: dict[str, int]) -> dict[str, Any]:
-        fds["code"] = _memfd("code", job.code.encode("utf-8", "surrogateescape"))
-        if job.harness == "assert":
-            fds["test"] = _memfd("test", (job.test_code or "").encode("utf-8", "surrogateescape"))
-        if job.harness == "call":
-            fds["args"] = _memfd("args", job.args_json.encode())
-        return {"kind": job.harness, "fn_name": job.fn_name}
+    def _python_request(job: PythonProgram, fds: dict[FdName, int]) -> tuple[RunKind, dict[str, Any]]:
+        kind = HARNESS_KINDS[job.harness]
+        fds[FdName.CODE] = _memfd(FdName.CODE, job.code.encode("utf-8", "surrogateescape"))
+        if kind is RunKind.PYTHON_ASSERT:
+            fds[FdName.TEST] = _memfd(FdName.TEST, (job.test_code or "").encode("utf-8", "surrogateescape"))
+        if kind is RunKind.PYTHON_CALL:
+            fds[FdName.ARGS] = _memfd(FdName.ARGS, job.args_json.encode())
+            return kind, {"fn_name": job.fn_name}
+        return kind, {}
 
-    def _exchange(self, request: dict[str, Any], fds: list[int], timeout: float) -> protocol.RunReply:
+    def _exchange(self, request: protocol.RunRequest, fds: list[int], timeout: float) -> protocol.RunReply:
         try:
             self._deliver(request, fds)
             reply = self._receive(timeout)
         except OSError as exc:
             self._safe_restart()
-            raise SlotFailure(f"lost contact with the worker: {exc}") from exc
+            raise SlotFailure(ABORTED if self._aborted else f"lost contact with the worker: {exc}") from exc
         if reply is None:
             self._safe_restart()
-            raise SlotFailure("the worker process died while running the job")
+            raise SlotFailure(ABORTED if self._aborted else "the worker process died while running the job")
         try:
             return protocol.RunReply.from_wire(reply)
         except (TypeError, ValueError) as exc:
             self._safe_restart()
             raise SlotFailure(f"the worker sent an unreadable reply: {exc}") from exc
 
-    def _exchange_in_folders(self, request: dict[str, Any], fds: list[int], timeout: float,
+    def _exchange_in_folders(self, request: protocol.RunRequest, fds: list[int], timeout: float,
                              tops: list[str]) -> protocol.RunReply:
         """The exchange, with the run's folders at absolute paths made before it and gone after it."""
         if not tops:
             return self._exchange(request, fds, timeout)
-        self._ask_mounter({"op": "mount", "tops": tops})
+        self._ask_mounter({"op": Op.MOUNT.value, "tops": tops})
         try:
             return self._exchange(request, fds, timeout)
         finally:
             try:  # (a slot restarted by the exchange has none left to unmount)
-                self._ask_mounter({"op": "unmount"})
+                self._ask_mounter({"op": Op.UNMOUNT.value})
             except FoldersUnavailable:  # a slot that cannot clean up after a run runs nothing more
                 self._safe_restart()
 
@@ -345,16 +376,17 @@ class Slot:
             why = reply["error"] if reply else "the slot's outer process has gone"
             raise FoldersUnavailable(f"the run's folders at absolute paths could not be made: {why}")
 
-    def _deliver(self, request: dict[str, Any], fds: list[int]) -> None:
+    def _deliver(self, request: protocol.RunRequest, fds: list[int]) -> None:
         """Send a job; a worker that died while idle is replaced and the job sent again (it never ran)."""
+        message = request.to_wire()
         try:
             if self._sock is None:
                 raise OSError("the slot is not running")
-            protocol.send(self._sock, request, fds)
+            protocol.send(self._sock, message, fds)
         except OSError:
             self.restart()
             assert self._sock is not None
-            protocol.send(self._sock, request, fds)
+            protocol.send(self._sock, message, fds)
 
     def _receive(self, timeout: float) -> dict[str, Any] | None:
         assert self._sock is not None
@@ -374,15 +406,15 @@ class Slot:
             self.close()
 
 
-def _limits_message(limits: Limits) -> dict[str, Any]:
-    return {"cpu_time": limits.cpu_time, "wall_time": limits.wall_backstop, "run_time": limits.run_time,
-            "memory_mb": limits.memory_mb,
-            "output_bytes": limits.output_bytes, "processes": limits.processes,
-            "file_size_bytes": limits.file_size_bytes, "open_files": limits.open_files,
-            "returned_output_bytes": limits.returned_output_bytes}
+def _run_limits(limits: Limits) -> protocol.RunLimits:
+    return protocol.RunLimits(cpu_time=limits.cpu_time, wall_time=limits.wall_backstop, run_time=limits.run_time,
+                              memory_mb=limits.memory_mb,
+                              output_bytes=limits.output_bytes, processes=limits.processes,
+                              file_size_bytes=limits.file_size_bytes, open_files=limits.open_files,
+                              returned_output_bytes=limits.returned_output_bytes)
 
 
-def _outcome(reply: protocol.RunReply, fds: dict[str, int], limits: Limits, token: bytes) -> RunOutcome:
+def _outcome(reply: protocol.RunReply, fds: dict[FdName, int], limits: Limits, token: bytes) -> RunOutcome:
     """The run as the judge sees it. Only the zygote's reply, the notes of the run's judge code and the
     report (with its token) are believed; what is read is bounded whatever the program did to its
     descriptors (a sparse 64 MiB file costs the program nothing and would cost the judge 64 MiB)."""
@@ -395,15 +427,20 @@ def _outcome(reply: protocol.RunReply, fds: dict[str, int], limits: Limits, toke
         return RunOutcome(system_error="the test code does not compile: " + note.detail)
     if note is not None and note.kind is Note.COMPILE_ERROR:
         return RunOutcome(compile_error=note.detail, cpu_time=reply.cpu)
+    if not reply.started and reply.stopped in ("cpu", "run", "wall"):
+        # Stopped by the caller's limit before the program began: a limit shorter than a run's setup (a
+        # run_timeout of 1 ms) is a time limit like any other, not the judge failing.
+        return RunOutcome(signal=reply.signal, cpu_time=reply.cpu, wall_time=reply.wall, memory_bytes=reply.memory,
+                          stopped=reply.stopped)  # type: ignore[arg-type]
     if not reply.started:
         return RunOutcome(system_error=f"the run ended during its setup (exit code {reply.exit_code}, "
                                        f"signal {reply.signal})")
-    stdout, stdout_length = _read_bounded(fds["stdout"], limits.output_bytes)
-    stderr, stderr_length = _read_bounded(fds["stderr"], min(limits.returned_output_bytes, limits.output_bytes))
-    report, report_length = _read_bounded(fds["result"], report_bound(limits))
+    stdout, stdout_length = _read_bounded(fds[FdName.STDOUT], limits.output_bytes)
+    stderr, stderr_length = _read_bounded(fds[FdName.STDERR], min(limits.returned_output_bytes, limits.output_bytes))
+    report, report_length = _read_bounded(fds[FdName.RESULT], report_bound(limits))
     token_ok = bool(token) and report_length == len(report) and report.endswith(token)
-    fetched = json.loads(_read_bounded(fds["fetched"], 2 * limits.returned_output_bytes + 4096)[0] or b"{}") \
-        if "fetched" in fds else {}
+    fetched = json.loads(_read_bounded(fds[FdName.FETCHED], 2 * limits.returned_output_bytes + 4096)[0] or b"{}") \
+        if FdName.FETCHED in fds else {}
     return RunOutcome(
         exit_code=reply.exit_code, signal=reply.signal, cpu_time=reply.cpu, wall_time=reply.wall,
         memory_bytes=reply.memory, stdout=stdout, stderr=stderr, stdout_length=stdout_length,

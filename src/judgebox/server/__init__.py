@@ -1,6 +1,6 @@
 """judgebox's HTTP service (``judgebox serve``): the only package that imports the web framework.
 
-``create_app`` and ``ServerSettings`` load on first use, so ``judgebox.server.schemas`` (which the client
+``create_app`` and ``ServerSettings`` load on first use, so ``judgebox.wire.schemas`` (which the client
 shares) needs only pydantic.
 """
 

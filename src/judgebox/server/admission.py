@@ -1,7 +1,7 @@
 """Admission control: a bounded number of requests in flight, none waiting past its deadline or its caller.
 
 Requests are not gated by count: each one's jobs go to the worker pool's queue as a group of their own,
-and the pool is fair between them (``judgebox.backends.local``). What this module adds, per request:
+and the pool is fair between them (``judgebox.judging.pool``). What this module adds, per request:
 
 - a bound on the requests in flight (beyond it, :class:`Overloaded` at once); the submissions of one
   ``/judge/batch`` are one request, so one batch cannot fill the bound and shut the other clients out;
@@ -21,8 +21,8 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
-from ..backends.local import Group, Tenant, WorkerPool, grouped
-from ..callers import as_caller, process_caller
+from judgebox.callers import as_caller, process_caller
+from judgebox.judging.pool import Group, Tenant, grouped
 
 T = TypeVar("T")
 
@@ -36,8 +36,9 @@ class ClientGone(Exception):
 
 
 class Admission:
-    def __init__(self, pool: WorkerPool, max_requests: int, max_wait: float) -> None:
-        self.pool = pool
+    def __init__(self, cancel: Callable[..., bool], max_requests: int, max_wait: float) -> None:
+        """``cancel(group, unless_started=False)`` cancels a group's jobs (:meth:`judgebox.Judge.cancel`)."""
+        self._cancel = cancel
         self.max_requests = max_requests
         self.max_wait = max_wait
         self._in_flight: set[Group] = set()
@@ -78,7 +79,7 @@ class Admission:
                     if watcher.exception() is None:
                         raise ClientGone("the client disconnected")
                     watcher = None  # the receive channel failed: stop watching, keep judging
-                elif self.pool.cancel(group, unless_started=True):
+                elif self._cancel(group, unless_started=True):
                     raise Overloaded(f"no sandbox slot became free within {wait:g} s; retry later")
         finally:
             self._in_flight.discard(group)
@@ -86,7 +87,7 @@ class Admission:
             if not self._requests[group.tenant]:
                 del self._requests[group.tenant]
             if not task.done():
-                self.pool.cancel(group)
+                self._cancel(group)
                 task.cancel()
             if watcher is not None:
                 watcher.cancel()

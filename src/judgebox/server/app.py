@@ -1,4 +1,5 @@
-"""The HTTP service: SandboxFusion's /run_code, a native /judge and /judge/batch, health and metrics.
+"""The HTTP service: SandboxFusion's /run_code, /run_jupyter and dataset API, a native /judge and /judge/batch,
+health and metrics.
 
     app = create_app(ServerSettings(slots=4))   # an ASGI app; `judgebox serve` runs it with uvicorn
 
@@ -9,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
-import functools
 import json
 import logging
 import os
@@ -18,6 +18,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
+from typing import Any, cast
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -25,20 +26,24 @@ from fastapi.responses import JSONResponse, PlainTextResponse, Response, Streami
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from pydantic import BaseModel
 
-from .. import callers, openrlhf
-from ..backends.local import Group, Tenant
-from ..cases import MAX_RECORD_BYTES
-from ..client import KEEPALIVE, KEEPALIVE_HEADER
-from ..errors import JudgeboxError
-from ..judging import Judge
-from ..sandbox.config import SandboxConfig
-from ..sandbox.outcome import RunOutcome
-from ..selftest import language_report
-from . import schemas, translate
-from .admission import Admission, ClientGone, Overloaded
-from .metrics import Metrics
-from .middleware import BodySizeLimit, RequestFrame, request_id
-from .schemas import BatchLine, BatchRequest, JudgeRequest, JudgeResponse, RunCodeRequest, RunCodeResponse
+from judgebox import callers, datasets, openrlhf
+from judgebox.client import KEEPALIVE, KEEPALIVE_HEADER
+from judgebox.datasets import online_judge
+from judgebox.datasets.rows import Refused
+from judgebox.errors import JudgeboxError
+from judgebox.judging.cases import MAX_RECORD_BYTES
+from judgebox.judging.judge import Judge
+from judgebox.judging.pool import Group, Tenant
+from judgebox.judging.run_code import DEFAULT_MEMORY_MB, OUTPUT_BYTES, RanCode, is_known_language
+from judgebox.judging.run_code import queue_budget as run_code_budget
+from judgebox.judging.selftest import language_report
+from judgebox.sandbox.config import SandboxConfig
+from judgebox.server.admission import Admission, ClientGone, Overloaded
+from judgebox.server.metrics import Metrics
+from judgebox.server.middleware import BodySizeLimit, RequestFrame, request_id
+from judgebox.wire import convert, schemas
+from judgebox.wire import datasets as wire_datasets
+from judgebox.wire.schemas import BatchLine, BatchRequest, JudgeRequest, JudgeResponse, RunCodeRequest, RunCodeResponse
 
 log = logging.getLogger("judgebox.server")
 OPEN_PATHS = {"/v1/ping", "/health"}  # reachable without the token
@@ -51,11 +56,11 @@ class ServerSettings:
     max_body_bytes: int = MAX_RECORD_BYTES  # a request is at most one record, as every reader bounds it
     max_waiting: int = 4096  # requests in flight before 504s
     max_wait: float = 30.0  # seconds a request may wait for its first case to start on a slot
-    default_memory_mb: int = 1024  # for /run_code's memory_limit_MB = -1
+    default_memory_mb: int = DEFAULT_MEMORY_MB  # for /run_code's memory_limit_MB = -1
     # One caller for every request (judgebox.callers): a single-tenant deployment shares its caches between
     # requests that declare no caller. Off, each request is the caller it declares, or a caller of its own.
     share_caches: bool = False
-    output_bytes: int = 64 * 1024 * 1024
+    output_bytes: int = OUTPUT_BYTES  # a /run_code run's output cap
     sandbox: SandboxConfig = field(default_factory=SandboxConfig)
 
 
@@ -102,9 +107,8 @@ def create_app(settings: ServerSettings | None = None, judge: Judge | None = Non
 
     def admission() -> Admission:
         if "admission" not in state:  # made on the server's event loop
-            pool = the_judge().pool
-            state["admission"] = Admission(pool, settings.max_waiting, settings.max_wait)
-            metrics.slots.set(len(pool.slots))
+            state["admission"] = Admission(the_judge().cancel, settings.max_waiting, settings.max_wait)
+            metrics.slots.set(the_judge().slots)
         return state["admission"]  # type: ignore[return-value]
 
     @app.exception_handler(RequestValidationError)
@@ -145,47 +149,61 @@ def create_app(settings: ServerSettings | None = None, judge: Judge | None = Non
     @app.get("/health")
     async def health() -> dict:
         judge = the_judge()
-        entries = state["languages"]
-        healthy = entries is None or any(e["name"] == "python" and e["available"] for e in entries)  # type: ignore[union-attr]
+        entries = cast("list[dict[str, Any]] | None", state["languages"])
+        healthy = entries is None or any(e["name"] == "python" and e["available"] for e in entries)
         # Open without the token: nothing here tells of a caller's work (the cache counts are on /metrics)
         return {"status": "ok" if healthy else "degraded", "mode": judge.config.mode, "isolation": judge.isolation(),
-                "languages": entries if entries is not None else "pending", "slots": len(judge.pool.slots),
-                "busy": judge.pool.busy, "queue_depth": admission().waiting}
+                "languages": entries if entries is not None else "pending", "slots": judge.slots,
+                "busy": judge.stats().busy, "queue_depth": admission().waiting}
 
     @app.get("/metrics", response_class=PlainTextResponse)
     async def prometheus() -> PlainTextResponse:
         metrics.queue_depth.set(admission().waiting)
-        metrics.slots_busy.set(the_judge().pool.busy)
-        metrics.cache_hits.set(the_judge().programs.cache.hits)
-        metrics.cache_misses.set(the_judge().programs.cache.misses)
+        stats = the_judge().stats()
+        metrics.slots_busy.set(stats.busy)
+        metrics.cache_hits.set(stats.artifact_hits)
+        metrics.cache_misses.set(stats.artifact_misses)
         return PlainTextResponse(generate_latest(metrics.registry), media_type=CONTENT_TYPE_LATEST)
 
     @app.post("/run_code", response_model=RunCodeResponse)
     async def run_code(body: RunCodeRequest, request: Request) -> Response:
         """Run one program (SandboxFusion's API): HTTP 200 whatever the program did."""
-        spec = translate.run_code_language(body.language, the_judge().programs)
-        if isinstance(spec, str):
-            return _json(RunCodeResponse(status="SandboxError", executor_pod_name=pod, message=spec))
-        arguments = translate.run_once_arguments(spec, body, settings.default_memory_mb, settings.output_bytes)
+        return _json(await run_one(body, request))
+
+    async def run_one(body: RunCodeRequest, request: Request) -> RunCodeResponse:
+        arrived = _arrival(request)
+        if not is_known_language(body.language):  # before a slot is waited for: the official client would retry
+            raise RequestValidationError([{"loc": ("body", "language"), "type": "literal_error",
+                                           "msg": f"unknown language {body.language!r}"}])
+        judge = the_judge()
+
+        async def run() -> RanCode:
+            return await judge.run_code_async(body, settings.default_memory_mb, settings.output_bytes)
+
+        ran, group = await admission().run(run, run_code_budget(body), _hang_up(request), caller=caller_of(request))
+        waited = _queue_time(group, arrived)
+        metrics.queue_time.observe(waited)
+        response = ran.response(waited, pod)
+        result = response.run_result or response.compile_result
+        verdict = result.verdict if result and result.verdict else "SE" if response.status == "SandboxError" else "CE"
+        metrics.cases.labels(ran.language, verdict).inc()
+        metrics.latency.labels("/run_code", ran.language).observe(time.monotonic() - arrived)
+        return response
+
+    @app.post("/run_jupyter", response_model=schemas.RunJupyterResponse)
+    async def run_jupyter(body: schemas.RunJupyterRequest, request: Request) -> Response:
+        """Run cells in order in one Jupyter kernel (SandboxFusion's API): HTTP 200 whatever the cells did."""
         arrived = _arrival(request)
         judge = the_judge()
 
-        async def run() -> tuple[object, RunOutcome | None]:
-            if spec.compiled:  # the compiler may run: off the event loop
-                built, future = await judge.off_loop(functools.partial(judge.programs.run_once, *arguments))
-            else:
-                built, future = judge.programs.run_once(*arguments)
-            return built, await asyncio.wrap_future(future) if future is not None else None
+        async def run() -> schemas.RunJupyterResponse:
+            return await judge.run_jupyter_async(body, settings.default_memory_mb, settings.output_bytes)
 
-        (built, outcome), group = await admission().run(run, translate.queue_budget(body), _hang_up(request),
-                                                        caller=caller_of(request))
-        waited = _queue_time(group, arrived)
-        metrics.queue_time.observe(waited)
-        response = translate.run_code_response(spec, built, outcome, waited, pod)  # type: ignore[arg-type]
-        result = response.run_result or response.compile_result
-        verdict = result.verdict if result and result.verdict else "SE" if response.status == "SandboxError" else "CE"
-        metrics.cases.labels(spec.name, verdict).inc()
-        metrics.latency.labels("/run_code", spec.name).observe(time.monotonic() - arrived)
+        response, group = await admission().run(run, gone=_hang_up(request), caller=caller_of(request))
+        response.queue_time = _queue_time(group, arrived)
+        response.executor_pod_name = pod
+        metrics.queue_time.observe(response.queue_time)
+        metrics.latency.labels("/run_jupyter", "python").observe(time.monotonic() - arrived)
         return _json(response)
 
     def caller_of(request: Request) -> str:
@@ -200,13 +218,13 @@ def create_app(settings: ServerSettings | None = None, judge: Judge | None = Non
                         caller: str, tenant: Tenant | None = None) -> JudgeResponse:
         judge = the_judge()
         if body.cases is not None:
-            cases: object = translate.cases_from(body.cases)
+            cases: object = convert.cases_from(body.cases)
         elif body.test_cases is not None:
             cases = body.test_cases
         else:
             raise RequestValidationError([{"loc": ("body", "cases"), "msg": "give cases or test_cases",
                                            "type": "missing"}])
-        submission = judge.submission(body.code, cases, body.language, translate.limits_from(body.limits),
+        submission = judge.submission(body.code, cases, body.language, convert.limits_from(body.limits),
                                       body.checker, body.stop_on_first_failure)
         result, group = await admission().run(lambda: judge.judge_submission_async(submission), gone=gone,
                                               tenant=tenant, caller=caller)
@@ -215,7 +233,7 @@ def create_app(settings: ServerSettings | None = None, judge: Judge | None = Non
         for case in result.cases:
             metrics.cases.labels(submission.language, str(case.verdict)).inc()
         metrics.latency.labels("/judge", submission.language).observe(time.monotonic() - arrived)
-        return translate.judge_response(result, waited)
+        return convert.judge_response(result, waited)
 
     @app.post("/judge", response_model=JudgeResponse)
     async def judge_endpoint(body: JudgeRequest, request: Request) -> Response:
@@ -263,7 +281,8 @@ def create_app(settings: ServerSettings | None = None, judge: Judge | None = Non
                 return BatchLine(index=index, error=f"internal error; request id {request_id.get()}").model_dump_json()
 
         async def stream() -> AsyncIterator[str]:
-            tasks = {asyncio.ensure_future(line(i, r)) for i, r in enumerate(body.submissions)}
+            tasks: set[asyncio.Future[Any]] = {asyncio.ensure_future(line(i, r))
+                                               for i, r in enumerate(body.submissions)}
             gone = asyncio.ensure_future(_hang_up(request)())
             try:
                 while tasks:
@@ -282,6 +301,50 @@ def create_app(settings: ServerSettings | None = None, judge: Judge | None = Non
                     task.cancel()
 
         return StreamingResponse(stream(), media_type="application/x-ndjson")
+
+    # SandboxFusion's dataset API (judgebox.datasets.online_judge): the datasets judgebox ships, and rows given
+    # inline; a completion is judged on its row's tests as /judge judges them. Rows are read off the event loop
+    # (plain handlers run on the framework's threads): a dataset's first reading does not stall the others.
+    @app.get("/list_datasets")
+    async def list_datasets() -> list[str]:
+        return datasets.sandboxfusion_ids()
+
+    @app.post("/list_ids")
+    def list_ids(body: wire_datasets.GetPromptsRequest) -> list[int | str]:
+        return online_judge.list_ids(body)
+
+    @app.post("/get_prompts", response_model=list[wire_datasets.Prompt])
+    def get_prompts(body: wire_datasets.GetPromptsRequest) -> list[wire_datasets.Prompt]:
+        return online_judge.prompts(body)
+
+    @app.post("/get_prompt_by_id", response_model=wire_datasets.Prompt)
+    def get_prompt_by_id(body: wire_datasets.GetPromptByIdRequest) -> Response:
+        return _json(online_judge.prompt_by_id(body))
+
+    @app.post("/submit", response_model=wire_datasets.EvalResult,
+              responses={503: {"description": "the judge failed on the submission (SE): no verdict is made up"}})
+    async def submit(body: wire_datasets.SubmitRequest, request: Request) -> Response:
+        """A completion judged on its dataset row's tests: SandboxFusion's EvalResult."""
+        planned = await asyncio.to_thread(online_judge.submission, body)  # its rows' first reading, off the loop
+        answer: JudgeResponse | RunCodeResponse | None = None
+        if planned.judge is not None:
+            answer = await judge_one(planned.judge, _arrival(request), _hang_up(request), caller_of(request))
+        elif planned.run is not None:
+            answer = await run_one(planned.run, request)
+        return _json(planned.result(answer))
+
+    @app.post("/get_metrics")
+    def get_metrics(body: wire_datasets.GetMetricsRequest) -> dict[str, Any]:
+        return online_judge.metrics(body)
+
+    @app.exception_handler(Refused)
+    async def refused(request: Request, exc: Refused) -> JSONResponse:
+        return JSONResponse({"detail": exc.detail}, status_code=exc.status)
+
+    @app.exception_handler(online_judge.JudgeFailed)
+    async def judge_failed(request: Request, exc: online_judge.JudgeFailed) -> JSONResponse:
+        log.warning("/submit: %s [%s]", str(exc)[:300], request_id.get())
+        return JSONResponse({"detail": str(exc)}, status_code=503, headers={"Retry-After": "1"})
 
     @app.post("/openrlhf/reward", response_model=schemas.RewardModelAnswer,
               responses={503: {"description": "the judge judged no case of any sample (it is down): no rewards "
@@ -345,7 +408,7 @@ class _ContextExecutor(ThreadPoolExecutor):
     """The event loop's default executor, passing the caller's context on to the thread (as
     ``asyncio.to_thread`` does), so that a build run off the loop queues its jobs in the request's group."""
 
-    def submit(self, fn, /, *args, **kwargs):  # type: ignore[no-untyped-def, override]
+    def submit(self, fn, /, *args, **kwargs):  # type: ignore[no-untyped-def]
         return super().submit(contextvars.copy_context().run, fn, *args, **kwargs)
 
 

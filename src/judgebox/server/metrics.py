@@ -39,7 +39,7 @@ class Metrics:
 
 
 class _DedupeCollector:
-    """The judge's result cache counts itself (judgebox.dedupe); each scrape reads its counts as they are."""
+    """The judge's result cache counts itself (judgebox.judging.dedupe); each scrape reads its counts as they are."""
 
     COUNTERS = (("hits", "Submissions answered by a kept result"),
                 ("misses", "Submissions judged (no identical one kept or in progress)"),

@@ -1,7 +1,7 @@
 """Pure ASGI middlewares (cheaper than Starlette's BaseHTTPMiddleware on every request):
 :class:`RequestFrame` (request id, bearer token, metrics and log line) and :class:`BodySizeLimit`
 (413 for bodies over the limit, without buffering them: over its bytes, or over the JSON values one
-record may make, :data:`judgebox.cases.MAX_JSON_VALUES`, counted as the body streams in)."""
+record may make, :data:`judgebox.judging.cases.MAX_JSON_VALUES`, counted as the body streams in)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from typing import Any
 
 from starlette.exceptions import HTTPException
 
-from ..cases import JsonValues, over_values
+from judgebox.judging.cases import JsonValues, over_values
 
 log = logging.getLogger("judgebox.server")
 request_id: ContextVar[str] = ContextVar("request_id", default="-")

@@ -19,7 +19,7 @@ import asyncio
 import weakref
 from typing import Any
 
-from .batched import Item, Options, score
+from judgebox.verl.reward_batches import Item, Options, score
 
 # verl's reward loop decodes each sample's tokens in a thread before calling: the calls of one step arrive
 # within milliseconds of each other, and a judgement takes far longer than this wait

@@ -32,6 +32,8 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+from judgebox.errors import InvalidInput
+
 log = logging.getLogger("judgebox.verl.mask")
 REWARD_KEYS = ("token_level_scores", "token_level_rewards", "rm_scores", "acc")  # zeroed for a failed sample
 _counts = {"batches": 0, "samples_masked": 0}
@@ -53,7 +55,8 @@ def install() -> bool:
     patched = masked_compute_advantage(original)
     for name, module in list(sys.modules.items()):
         if name.startswith("verl.") and getattr(module, "compute_advantage", None) is original:
-            module.compute_advantage = patched  # modules that did `from ... import compute_advantage`
+            # modules that did `from ... import compute_advantage`; a module's attributes are untyped
+            module.compute_advantage = patched  # type: ignore[attr-defined]
     return True
 
 
@@ -78,7 +81,7 @@ def masked_compute_advantage(compute_advantage: Callable[..., Any]) -> Callable[
         if kept.size:
             judged = compute_advantage(data[kept], *args, **kwargs)
             if len(judged) != kept.size:
-                raise ValueError("the advantage estimator resampled the batch (pf_ppo): judgebox cannot mask it")
+                raise InvalidInput("the advantage estimator resampled the batch (pf_ppo): judgebox cannot mask it")
             index = torch.from_numpy(kept)
             advantages[index] = judged.batch["advantages"].to(advantages.dtype)
             returns[index] = judged.batch["returns"].to(returns.dtype)

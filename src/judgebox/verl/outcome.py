@@ -19,6 +19,7 @@ class CaseVerdict:
     api_response: dict[str, Any] | None = None
     api_error: str | None = None  # the transport failed: no verdict from the sandbox
     points: float | None = None  # a partial-credit checker's share of the case's points
+    cpu_time: float | None = None  # seconds; None where the transport reports none (a SandboxFusion server)
 
     @property
     def score(self) -> float:

@@ -29,9 +29,12 @@ import logging
 import uuid
 from typing import Any
 
-from .. import languages
-from .extract import verl_solution
-from .transport import Reply, held, transport_for
+from judgebox import judging, languages
+from judgebox.backend import RunCodeResult
+from judgebox.backends import registry
+from judgebox.backends.registry import Target
+from judgebox.backends.sandboxfusion import RunCodeServer, held
+from judgebox.languages.extract import verl_solution
 
 log = logging.getLogger("judgebox.verl")
 
@@ -124,28 +127,40 @@ def request_body(code: str, stdin: str | None, compile_timeout: Any, run_timeout
             "memory_limit_MB": memory_limit_mb, "language": language, "files": {}, "fetch_files": []}
 
 
-def refusal(sandbox_fusion_url: str | None, language: str) -> str | None:
+def refusal(sandbox_fusion_url: Target, language: str) -> str | None:
     """verl refuses languages outside SandboxFusion's list before sending; the embedded judge also runs
     judgebox's own (``cpp20``, ``pypy``...)."""
     if language in SUPPORTED_LANGUAGES:
         return None
-    if transport_for(sandbox_fusion_url).kind == "embedded" and languages.lookup(language) is not None:
+    if isinstance(registry.shared(sandbox_fusion_url), judging.Judge) and languages.lookup(language) is not None:
         return None
     return f"[Request ID: {uuid.uuid4()}] Unsupported language: {language}"
 
 
-def call_sandbox_api(sandbox_fusion_url: str | None, code: str, stdin: str | None, compile_timeout: int,
-                     run_timeout: int, memory_limit_mb: int, language: str = "python") -> Reply:
+def call_sandbox_api(sandbox_fusion_url: Target, code: str, stdin: str | None, compile_timeout: float,
+                     run_timeout: float, memory_limit_mb: int, language: str = "python") -> RunCodeResult:
     """Run one program: ``(SandboxFusion answer, None)`` or ``(None, "API Call Failed: ...")``."""
     refused = refusal(sandbox_fusion_url, language)
     if refused is not None:
-        return None, refused
+        return RunCodeResult(None, refused)
     body = request_body(code, stdin, compile_timeout, run_timeout, memory_limit_mb, language)
-    return transport_for(sandbox_fusion_url).run_code([body])[0]
+    return run_code(sandbox_fusion_url, [body])[0]
 
 
-def _process_single_case(case_index: int, stdin_data: Any, expected_output: Any, sandbox_fusion_url: str | None,
-                         generation: str, timeout: int, memory_limit_mb: int, language: str,
+def run_code(sandbox_fusion_url: Target, bodies: list[dict[str, Any]], semaphore: Any = None
+             ) -> list[RunCodeResult]:
+    """The requests answered by the backend of ``sandbox_fusion_url``. A foreign SandboxFusion server gets
+    one request per body, each under verl's semaphore as verl holds it; a judgebox backend gets them all at
+    once under one hold (its own pool, not the semaphore, bounds the work)."""
+    backend = registry.shared(sandbox_fusion_url)
+    if isinstance(backend, RunCodeServer):
+        return backend.run_code(bodies, semaphore)
+    with held(semaphore):
+        return backend.run_code(bodies)
+
+
+def _process_single_case(case_index: int, stdin_data: Any, expected_output: Any, sandbox_fusion_url: Target,
+                         generation: str, timeout: float, memory_limit_mb: int, language: str,
                          concurrent_semaphore: Any = None, fn_name: str | None = None) -> tuple[Any, dict[str, Any]]:
     """Run and classify one case, as verl's agent tool calls it."""
     program = call_program(generation, fn_name) if fn_name and language == "python" else generation
@@ -159,8 +174,8 @@ def _process_single_case(case_index: int, stdin_data: Any, expected_output: Any,
     return classify(case_index, stdin, expected_output, response, error)
 
 
-def check_correctness(sandbox_fusion_url: str | None, in_outs: dict | None, generation: str,
-                      timeout: int = DEFAULT_TIMEOUT, memory_limit_mb: int = 1024, language: str = "python",
+def check_correctness(sandbox_fusion_url: Target, in_outs: dict | None, generation: str,
+                      timeout: float = DEFAULT_TIMEOUT, memory_limit_mb: int = 1024, language: str = "python",
                       concurrent_semaphore: Any = None) -> tuple[list[Any], list[dict[str, Any]]]:
     """Run every case; results True / False / -1 (api or sandbox error) / -2 (runtime error) /
     -3 (timeout) / -4 (compile error), and one metadata dict per case, in the cases' order."""
@@ -178,13 +193,13 @@ def check_correctness(sandbox_fusion_url: str | None, in_outs: dict | None, gene
     stdins = [None if x is None else str(x) for x in inputs]
     refused = refusal(sandbox_fusion_url, language)
     if refused is not None:
-        replies: list[Reply] = [(None, refused)] * count
+        replies = [RunCodeResult(None, refused)] * count
     else:
         programs = [generation + "\n\n" + appended[i] for i in range(count)]
         if fn_name and language == "python":
             programs = [call_program(p, fn_name) for p in programs]
         bodies = [request_body(p, s, timeout, timeout, memory_limit_mb, language) for p, s in zip(programs, stdins)]
-        replies = transport_for(sandbox_fusion_url).run_code(bodies, concurrent_semaphore)
+        replies = run_code(sandbox_fusion_url, bodies, concurrent_semaphore)
 
     results, metadata = [], []
     for i, (response, error) in enumerate(replies):
@@ -255,9 +270,9 @@ def _is_code(result: Any, code: int) -> bool:
     return not isinstance(result, bool) and result == code
 
 
-def compute_score(sandbox_fusion_url: str | None, concurrent_semaphore: Any, memory_limit_mb: Any,
+def compute_score(sandbox_fusion_url: Target, concurrent_semaphore: Any, memory_limit_mb: Any,
                   completion: str, test_cases: Any, continuous: bool = False,
-                  timeout: int = DEFAULT_TIMEOUT) -> tuple[float, list[dict[str, Any]]]:
+                  timeout: float = DEFAULT_TIMEOUT) -> tuple[float, list[dict[str, Any]]]:
     """verl's ``sandbox_fusion.compute_score``: ``(score, metadata)``."""
     solution = verl_solution(completion)
     if solution is None:

@@ -1,8 +1,5 @@
-"""verl's ``prime`` reward manager (``reward_model.reward_manager=prime``).
-
-    reward_model.reward_manager=prime
-    reward.custom_reward_function.path=pkg://judgebox.verl
-    reward.custom_reward_function.name=prime_compute_score
+"""verl's ``prime`` reward manager (verl 0.4 to 0.7's trainer; ``judgebox verl-config --verl 0.6 --interface
+prime`` prints its lines).
 
 What prime does with a reward function (verl 0.9.1, ``verl/workers/reward_manager/prime.py``): it calls
 ``compute_score(data_source, solution_str, ground_truth, extra_info)`` positionally, in a
@@ -26,11 +23,14 @@ import math
 import multiprocessing
 import os
 import threading
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..judging import Judge, _slots_from_environment
-from . import batched
-from .batched import Item, Options, score_sync
+from judgebox import judging
+from judgebox.verl import reward_batches as batched
+from judgebox.verl.reward_batches import Item, Options, score_sync
+
+if TYPE_CHECKING:
+    from judgebox.judging.judge import Judge
 
 NO_REWARD = batched.NO_REWARD  # prime keeps only a number: NaN says "the judge failed, no reward"
 _judges: dict[int, Judge] = {}
@@ -56,5 +56,6 @@ def _judge() -> Judge | None:
     pid = os.getpid()
     with _lock:
         if pid not in _judges:
-            _judges[pid] = Judge(slots=_slots_from_environment() or 1)  # $JUDGEBOX_SLOTS, if set, per process
+            # $JUDGEBOX_SLOTS, if set, per process
+            _judges[pid] = judging.Judge(slots=judging.slots_from_environment() or 1)
         return _judges[pid]

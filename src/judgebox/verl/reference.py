@@ -52,6 +52,6 @@ def _package(folder: Path, name: str) -> ModuleType:
 
 
 def find_wheel(search: str | Path = ".cache/verl") -> Path | None:
-    """The verl 0.9.1 wheel ``scripts/setup.sh`` downloads, if it is there."""
+    """The verl 0.9.1 wheel ``scripts/setup.sh --test`` downloads, if it is there."""
     found = sorted(Path(search).glob("verl-0.9.1-*.whl"))
     return found[0] if found else None

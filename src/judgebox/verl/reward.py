@@ -7,9 +7,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .. import presets
-from . import parity, scoring
-from .parity import DEFAULT_TIMEOUT
+from judgebox import presets
+from judgebox.backends.registry import Target
+from judgebox.errors import InvalidInput, UnknownPreset, UnsupportedDataSource
+from judgebox.verl import judgebox_profile, parity
+from judgebox.verl.parity import DEFAULT_TIMEOUT
 
 PROFILES = tuple(presets.PRESETS)
 # The data sources verl 0.9.1 sends to its code scorers; the judgebox profile also takes any whose
@@ -20,19 +22,19 @@ VERL_CODE_SOURCES = frozenset({"codecontests", "apps", "codeforces", "taco"})
 RESULT_KEYS = ("score", "acc", "passed", "total", "verdict", "infra_error", "error")
 
 
-def compute_score(sandbox_fusion_url: str | None, concurrent_semaphore: Any, memory_limit_mb: Any, completion: str,
+def compute_score(sandbox_fusion_url: Target, concurrent_semaphore: Any, memory_limit_mb: Any, completion: str,
                   test_cases: Any, continuous: bool = False, timeout: float = DEFAULT_TIMEOUT,
                   profile: str = "judgebox", binary: bool = False) -> tuple[float, list[dict[str, Any]]]:
     """verl's ``sandbox_fusion.compute_score``, positional order included: ``(score, per-case metadata)``."""
     if _profile(profile, binary) == "verl":
         return parity.compute_score(sandbox_fusion_url, concurrent_semaphore, memory_limit_mb, completion,
                                     test_cases, continuous, timeout)
-    scored = scoring.score(sandbox_fusion_url, concurrent_semaphore, memory_limit_mb, completion, test_cases,
-                           continuous, timeout, profile, binary)
+    scored = judgebox_profile.score(sandbox_fusion_url, concurrent_semaphore, memory_limit_mb, completion,
+                                    test_cases, continuous, timeout, profile, binary)
     return scored.score, scored.metadata
 
 
-def check_correctness(sandbox_fusion_url: str | None, in_outs: Any, generation: str, timeout: float = DEFAULT_TIMEOUT,
+def check_correctness(sandbox_fusion_url: Target, in_outs: Any, generation: str, timeout: float = DEFAULT_TIMEOUT,
                       memory_limit_mb: int = 1024, language: str = "python", concurrent_semaphore: Any = None,
                       profile: str = "judgebox", binary: bool = False) -> tuple[list[Any], list[dict[str, Any]]]:
     """Judge ``generation`` (code, not a completion) on every case: ``(results, metadata)`` in the cases'
@@ -41,15 +43,15 @@ def check_correctness(sandbox_fusion_url: str | None, in_outs: Any, generation: 
     if _profile(profile, binary) == "verl":
         return parity.check_correctness(sandbox_fusion_url, in_outs, generation, timeout, memory_limit_mb, language,
                                         concurrent_semaphore)
-    scored = scoring.judge_code(sandbox_fusion_url, concurrent_semaphore, memory_limit_mb, generation, in_outs,
-                                language, False, timeout, profile, binary)
+    scored = judgebox_profile.judge_code(sandbox_fusion_url, concurrent_semaphore, memory_limit_mb, generation,
+                                         in_outs, language, False, timeout, profile, binary)
     if not scored.total:
         return [-1], scored.metadata
     return [m["result"] for m in scored.metadata], scored.metadata
 
 
 def default_compute_score(data_source: str, solution_str: str, ground_truth: Any, extra_info: Any = None,
-                          sandbox_fusion_url: str | None = None, concurrent_semaphore: Any = None,
+                          sandbox_fusion_url: Target = None, concurrent_semaphore: Any = None,
                           memory_limit_mb: int | None = None, profile: str = "judgebox",
                           continuous: bool = True, timeout: float = DEFAULT_TIMEOUT, binary: bool = False,
                           **kwargs: Any) -> Any:
@@ -73,17 +75,17 @@ def default_compute_score(data_source: str, solution_str: str, ground_truth: Any
                               concurrent_semaphore, memory_limit_mb, **kwargs)
         value = float(other["score"] if isinstance(other, dict) else other)
         return dict(zip(RESULT_KEYS, (value, value, 0, 0, "", False, "")))
-    scored = scoring.score(sandbox_fusion_url, concurrent_semaphore, memory_limit_mb, solution_str, ground_truth,
-                           continuous, timeout, profile, binary)
+    scored = judgebox_profile.score(sandbox_fusion_url, concurrent_semaphore, memory_limit_mb, solution_str,
+                                    ground_truth, continuous, timeout, profile, binary)
     return {"score": scored.score, "acc": scored.score, "passed": scored.passed, "total": scored.total,
             "verdict": scored.verdict, "infra_error": scored.infra_error, "error": scored.error}
 
 
 def _profile(profile: str, binary: bool) -> str:
     if profile not in PROFILES:
-        raise ValueError(f"profile must be one of {', '.join(PROFILES)}; got {profile!r}")
+        raise UnknownPreset(f"profile must be one of {', '.join(PROFILES)}; got {profile!r}")
     if binary and profile == "verl":
-        raise ValueError("binary is judgebox's option; profile='verl' scores as verl does")
+        raise InvalidInput("binary is judgebox's option; profile='verl' scores as verl does")
     return profile
 
 
@@ -100,6 +102,6 @@ def _verl_default(data_source: str, *args: Any, **kwargs: Any) -> Any:
     try:
         from verl.utils.reward_score import default_compute_score as verl_default
     except ImportError:
-        raise NotImplementedError(f"data source {data_source!r} is not code (its ground truth is not test cases) "
-                                  "and verl is not installed to score it") from None
+        raise UnsupportedDataSource(f"data source {data_source!r} is not code (its ground truth is not test cases) "
+                                    "and verl is not installed to score it") from None
     return verl_default(data_source, *args, **kwargs)

@@ -49,8 +49,8 @@ generated source), ``libc`` (the names a C program's function may not take), ``h
 harness's own C/C++ files) and ``builds`` (the sandboxed build steps and the language entry's hook).
 """
 
-from .builds import harness
-from .dwarf import functions
-from .signatures import Unsupported, parse_type_name
+from judgebox.languages.cpp_split.builds import harness
+from judgebox.languages.cpp_split.dwarf import functions
+from judgebox.languages.cpp_split.signatures import Unsupported, parse_type_name
 
 __all__ = ["Unsupported", "functions", "harness", "parse_type_name"]

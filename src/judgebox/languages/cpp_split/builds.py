@@ -13,19 +13,20 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ...sandbox.config import RUN_ENV
-from ...sandbox.outcome import RunOutcome
-from ...sandbox.slot import Command, SplitCommand
-from .. import pch
-from ..artifacts import Artifact, Build
-from ..build import COMPILE_LIMITS, failed_build
-from ..split import SplitBuild, Toolbox, beside, failed_sides
-from .dispatcher import program_side_source
-from .dwarf import DUMP_FILTER, IDENTIFIER, functions
-from .harness_sources import C_HEADER, HEADER, TESTS_MAIN, harness_source
-from .libc import libc_functions
-from .signatures import Function, Unsupported
-from .stubs import tests_source
+from judgebox.languages import pch
+from judgebox.languages.artifacts import Artifact, Build
+from judgebox.languages.build import COMPILE_LIMITS, failed_build
+from judgebox.languages.cpp_split.dispatcher import program_side_source
+from judgebox.languages.cpp_split.dwarf import DUMP_FILTER, IDENTIFIER, functions
+from judgebox.languages.cpp_split.harness_sources import C_HEADER, HEADER, TESTS_MAIN, harness_source
+from judgebox.languages.cpp_split.libc import libc_functions
+from judgebox.languages.cpp_split.signatures import Function, Unsupported
+from judgebox.languages.cpp_split.stubs import tests_source
+from judgebox.languages.spec import SplitBuild, Toolbox
+from judgebox.languages.split import beside, failed_sides
+from judgebox.sandbox.config import RUN_ENV
+from judgebox.sandbox.outcome import RunOutcome
+from judgebox.sandbox.slot import Command, SplitCommand
 
 PROGRAM_PATH = "/proc/self/fd/5"
 TESTS_PATH = "/proc/self/fd/6"
@@ -75,7 +76,7 @@ def _message(outcome: RunOutcome, what: str) -> str:
     return failed_build(outcome, COMPILE_LIMITS, what=what).compile_error or ""
 
 
-def _run(toolbox: Toolbox, script: str, files: dict[str, str], fetch: tuple[str, ...]):
+def _run(toolbox: Toolbox, script: str, files: dict[str, str], fetch: tuple[str, ...]) -> RunOutcome:
     job = Command(("/bin/sh", "-c", script), dict(RUN_ENV))
     return toolbox.submit(job, b"", COMPILE_LIMITS, files, fetch).result()
 
@@ -202,7 +203,8 @@ def split_asserts(chain: Toolchain, toolbox: Toolbox, program: str, tests: str) 
     cache = toolbox.cache
     program_key = cache.key("cpp-split-object", chain.language, chain.compiler, chain.flags, program)
     built = cache.get_or_build(program_key, lambda: _signatures(toolbox, chain, program))
-    if built.artifact is None:
+    signatures = built.artifact  # a local, so program_side() below sees it is not None
+    if signatures is None:
         return SplitBuild(compile_error=built.compile_error, system_error=built.system_error)
     every, refusals = _listing(program_key, built)
     # S serves every function it can (one build per program, whatever the tests); T has stubs for those the
@@ -214,7 +216,7 @@ def split_asserts(chain: Toolchain, toolbox: Toolbox, program: str, tests: str) 
                          harness_source(HEADER))
 
     def program_side() -> Build:
-        obj = json.loads(_contents(built.artifact))["object"]
+        obj = json.loads(_contents(signatures))["object"]
         return _program_side(toolbox, chain, obj, every)
 
     program_future = beside(lambda: cache.get_or_build(side_key, program_side))
@@ -226,6 +228,7 @@ def split_asserts(chain: Toolchain, toolbox: Toolbox, program: str, tests: str) 
     failed = failed_sides(side, tests_built, refused, CALLABLE)
     if failed is not None:
         return failed
+    assert tests_built.artifact is not None  # failed_sides found both sides built
     job = SplitCommand((PROGRAM_PATH,), (TESTS_PATH,), _contents(tests_built.artifact), dict(RUN_ENV))
     return SplitBuild(job, side.artifact)
 

@@ -5,8 +5,8 @@ result as data.
 
 from __future__ import annotations
 
-from .harness_sources import HEADER
-from .signatures import Function, Param
+from judgebox.languages.cpp_split.harness_sources import HEADER
+from judgebox.languages.cpp_split.signatures import Function, Param
 
 
 def program_side_source(funcs: list[Function]) -> str:

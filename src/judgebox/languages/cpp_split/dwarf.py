@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .signatures import SCALARS, Function, Param, Type, Unsupported, parse_type_name
+from judgebox.languages.cpp_split.signatures import SCALARS, Function, Param, Type, Unsupported, parse_type_name
 
 MAX_FUNCTIONS = 500
 MAX_CHAIN = 8  # DW_AT_specification / DW_AT_abstract_origin links followed
@@ -177,9 +177,9 @@ def functions(dump: str, wanted: set[str] | None = None, c: bool = False) -> tup
                 if any(c.tag == "DW_TAG_unspecified_parameters" for c in root.children):
                     raise Unsupported("a variable argument list")
                 returns = None
-                origin = next((d for d in chain if "DW_AT_type" in d.attrs), None)
-                if origin is not None:
-                    returns = types.param(origin.ref("DW_AT_type"))
+                typed = next((d for d in chain if "DW_AT_type" in d.attrs), None)
+                if typed is not None:
+                    returns = types.param(typed.ref("DW_AT_type"))
                 params = tuple(types.param(c.ref("DW_AT_type")) for c in root.children
                                if c.tag == "DW_TAG_formal_parameter")
             except Unsupported as exc:

@@ -7,8 +7,8 @@ tests see of it.
 
 from __future__ import annotations
 
-from .harness_sources import HEADER
-from .signatures import Function, Type
+from judgebox.languages.cpp_split.harness_sources import HEADER
+from judgebox.languages.cpp_split.signatures import Function, Type
 
 
 def stubs(funcs: list[tuple[int, Function]]) -> str:

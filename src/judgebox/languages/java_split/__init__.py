@@ -39,8 +39,8 @@ the description into stub source), ``stubs`` (the tests' generated view of the p
 (the sandboxed builds and the language entry's hook).
 """
 
-from .builds import split_asserts
-from .jvm import LIBRARIES, launcher
-from .stubs import imports, stubs
+from judgebox.languages.java_split.builds import split_asserts
+from judgebox.languages.java_split.jvm import LIBRARIES, launcher
+from judgebox.languages.java_split.stubs import imports, stubs
 
 __all__ = ["LIBRARIES", "imports", "launcher", "split_asserts", "stubs"]

@@ -10,13 +10,12 @@ import io
 import os
 import threading
 import zipfile
+from collections.abc import Mapping
 
-from ...sandbox.slot import Command, SplitCommand
-from ..artifacts import Artifact, ArtifactCache, Build
-from ..build import COMPILE_LIMITS, failed_build
-from ..split import SplitBuild, Toolbox
-from .description import MAX_DESCRIPTION
-from .jvm import (
+from judgebox.languages.artifacts import Artifact, ArtifactCache, Build
+from judgebox.languages.build import COMPILE_LIMITS, failed_build
+from judgebox.languages.java_split.description import MAX_DESCRIPTION
+from judgebox.languages.java_split.jvm import (
     ENV,
     JAVA,
     JAVAC,
@@ -30,7 +29,9 @@ from .jvm import (
     ZIP_SCRIPT,
     zip_command,
 )
-from .stubs import imports, stubs
+from judgebox.languages.java_split.stubs import imports, stubs
+from judgebox.languages.spec import SplitBuild, Toolbox
+from judgebox.sandbox.slot import Command, SplitCommand
 
 _runtime_classes: dict[str, dict[str, bytes]] = {}
 _runtime_lock = threading.Lock()
@@ -110,8 +111,8 @@ def _build_program(toolbox: Toolbox, program: str) -> tuple[Build, bytes]:
     runtime = _runtime(toolbox)
     if isinstance(runtime, Build):
         return runtime, b""
-    files = {"Main.java": program, **_side(runtime, tests_side=False),
-             **{p: d for p, d in runtime.items() if "JudgeboxServer" in p}}
+    files: dict[str, str | bytes] = {"Main.java": program, **_side(runtime, tests_side=False),
+                                     **{p: d for p, d in runtime.items() if "JudgeboxServer" in p}}
     script = (f"cd /tmp && {JAVAC} -cp classes:{LIBRARIES} Main.java && {zip_command('main.jar')} && {{ " + JAVA +
               " " + " ".join(JVM_FLAGS) + f" -cp classes:{LIBRARIES} judgebox.JudgeboxServer --describe classes"
               " > describe.txt"
@@ -127,8 +128,8 @@ def _tests_side(toolbox: Toolbox, stub_source: str, tests: str) -> Build:
         runtime = _runtime(toolbox)
         if isinstance(runtime, Build):
             return runtime
-        files = {"Main.java": "import judgebox.JudgeboxStubs.*;\n" + tests,
-                 "judgebox/JudgeboxStubs.java": stub_source, **_side(runtime, tests_side=True)}
+        files: dict[str, str | bytes] = {"Main.java": "import judgebox.JudgeboxStubs.*;\n" + tests,
+                                         "judgebox/JudgeboxStubs.java": stub_source, **_side(runtime, tests_side=True)}
         script = (f"cd /tmp && {JAVAC} -cp classes:{LIBRARIES} Main.java judgebox/JudgeboxStubs.java"
                   f" && {zip_command('tests.jar')}")
         return _sandboxed_build(toolbox, files, script, "tests.jar")[0]
@@ -136,7 +137,7 @@ def _tests_side(toolbox: Toolbox, stub_source: str, tests: str) -> Build:
     return toolbox.cache.get_or_build(key, build)
 
 
-def _sandboxed_build(toolbox: Toolbox, sources: dict[str, str | bytes], script: str, artifact: str,
+def _sandboxed_build(toolbox: Toolbox, sources: Mapping[str, str | bytes], script: str, artifact: str,
                      extra: tuple[str, ...] = ()) -> tuple[Build, dict[str, bytes]]:
     sources = {**sources, "zip.py": ZIP_SCRIPT}
     files = {path: base64.b64encode(text if isinstance(text, bytes) else text.encode("utf-8", "surrogateescape"))

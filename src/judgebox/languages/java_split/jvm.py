@@ -8,7 +8,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from ...sandbox.config import RUN_ENV
+from judgebox.sandbox.config import RUN_ENV
 
 HARNESS = Path(__file__).parent.parent / "harnesses" / "java" / "judgebox"
 SOURCES = {name: (HARNESS / name).read_text(encoding="utf-8")

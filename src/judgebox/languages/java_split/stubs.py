@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import re
 
-from .description import KEYWORDS, STATIC, VARARGS, ProgramClass, Skip, parse_description
-from .type_grammar import IDENTIFIER, TypeGrammar
+from judgebox.languages.java_split.description import KEYWORDS, STATIC, VARARGS, ProgramClass, Skip, parse_description
+from judgebox.languages.java_split.type_grammar import IDENTIFIER, TypeGrammar
 
 OBJECT_METHODS = frozenset({"equals", "hashCode", "toString", "getClass", "notify", "notifyAll", "wait",
                             "finalize", "clone"})
@@ -19,7 +19,7 @@ _TESTS_CLASSES = re.compile(r"\b(?:class|interface|enum|record)\s+([A-Za-z_]\w*)
 def imports(program: str) -> str:
     """The program's imports of ``java.*`` packages and classes, which the tests (appended to the program in
     the dataset's form) rely on; only that strict form is carried over into the tests' source."""
-    found = []
+    found: list[str] = []
     for match in _IMPORT.finditer(program):
         name = match.group(1)
         if not any(segment in KEYWORDS for segment in name.split(".")) and len(found) < 100:

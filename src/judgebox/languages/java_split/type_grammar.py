@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from .description import KEYWORDS, RESERVED, ProgramClass, Skip
+from judgebox.languages.java_split.description import KEYWORDS, RESERVED, ProgramClass, Skip
 
 MAX_TYPE_CHARS = 2000
 PRIMITIVES = frozenset("boolean byte short char int long float double".split())

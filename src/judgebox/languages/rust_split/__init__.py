@@ -40,11 +40,12 @@ import os
 import re
 from pathlib import Path
 
-from ...sandbox.config import RUN_ENV
-from ...sandbox.slot import Command, SplitCommand
-from ..artifacts import Build
-from ..split import SplitBuild, Toolbox, beside, failed_sides, sandboxed_step
-from .signatures import Function, Unsupported, top_level
+from judgebox.languages.artifacts import Build
+from judgebox.languages.rust_split.signatures import Function, Param, Unsupported, top_level
+from judgebox.languages.spec import SplitBuild, Toolbox
+from judgebox.languages.split import beside, failed_sides, sandboxed_step
+from judgebox.sandbox.config import RUN_ENV
+from judgebox.sandbox.slot import Command, SplitCommand
 
 HARNESS = Path(__file__).parent.with_name("harnesses") / "rust"
 RUSTC = "/usr/bin/rustc"
@@ -98,7 +99,7 @@ def program_side_source(program: str, functions: list[Function], rewrites: list)
               "fn main() {\n    judgebox_dispatch::serve(judgebox_dispatch::dispatch)\n}\n")
 
 
-def _declared(p) -> str:
+def _declared(p: Param) -> str:
     if p.slice_of:
         inner = "str" if p.spelled == "::std::string::String" else f"[{p.spelled[len('::std::vec::Vec<'):-1]}]"
         return p.borrow + inner

@@ -84,6 +84,7 @@ def tokens(source: str) -> Iterator[tuple[str, str, int, int]]:
     i, n = 0, len(source)
     while i < n:
         m = _LEXEME.match(source, i)
+        assert m is not None  # its last alternative, any one character, always matches
         kind, start, i = m.lastgroup, i, m.end()
         if kind in ("space", "line"):
             continue
@@ -172,7 +173,7 @@ def top_level(source: str) -> tuple[list[Function], dict[str, str], list[Item]]:
     fn: tuple[int, Token] | None = None  # where its `fn` is in its head, and its name
     previous = ""  # the token before, if it was an identifier at the top level
 
-    def signature() -> None:
+    def signature(fn: tuple[int, Token]) -> None:
         index, name = fn
         if name.text == "main":
             items.append(Item("main", name.start, name.end))
@@ -204,7 +205,7 @@ def top_level(source: str) -> tuple[list[Function], dict[str, str], list[Item]]:
             if depth == 0 and text == "{" and in_head:
                 in_head = False
                 if fn is not None:
-                    signature()
+                    signature(fn)
             depth += 1
         elif text in ")]}":
             depth -= 1
@@ -214,13 +215,13 @@ def top_level(source: str) -> tuple[list[Function], dict[str, str], list[Item]]:
                 head, in_head, fn = [], True, None
         elif depth == 0 and text == ";":
             if in_head and fn is not None:
-                signature()
+                signature(fn)
             _foreign_use(head, end, uses)
             head, in_head, fn = [], True, None
     if depth:
         raise Unsupported("unbalanced brackets")
     if in_head and fn is not None:  # a signature the program ends in
-        signature()
+        signature(fn)
     items += [Item("foreign-use", start, end) for crate, start, end in uses if crate not in declared]
     return functions, refused, items
 

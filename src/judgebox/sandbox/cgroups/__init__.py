@@ -8,8 +8,8 @@ of their files are ``inside/accounting.py``'s.
 
 from __future__ import annotations
 
-from . import common, v1, v2
-from .layout import NEEDS, Layout, describe, detect
+from judgebox.sandbox.cgroups import common, v1, v2
+from judgebox.sandbox.cgroups.layout import NEEDS, Layout, describe, detect
 
 # v1 groups with no limits, only so that a run sees groups of its own for every controller a runtime reads:
 # the JVM sizes its heap from the memory group and refuses container support unless it also finds its cpu
@@ -45,9 +45,7 @@ class SlotCgroups:
             self._make_v2(layout, name, on_v2, protected_zygote=mode == "root" and may_lower_oom_score())
         self._make_v1(layout, name, [need for need, where in placement.items() if where == 1],
                       visible=mode == "root")
-        if self._v2_group is not None:  # alone: the root runtimes read; beside v1 groups: where hybrid hosts put it
-            hybrid = any(path != self._v2_group for path in self.groups)
-            self.view[SANDBOX_ROOT + "/unified" if hybrid else SANDBOX_ROOT] = self._v2_group
+        self._view_v2()
         self.hierarchy = describe({need: version for need, (version, _) in self.accounting.items()})
 
     def _make_v2(self, layout: Layout, name: str, needs: list[str], protected_zygote: bool) -> None:
@@ -68,6 +66,12 @@ class SlotCgroups:
         for need in needs:
             if need == "cpu" or need in passed_on:
                 self.accounting[need] = [2, path]
+
+    def _view_v2(self) -> None:
+        # (a method: mypy would hold __init__'s `self._v2_group = None` and call the binding unreachable)
+        if self._v2_group is not None:  # alone: the root runtimes read; beside v1 groups: where hybrid hosts put it
+            hybrid = any(path != self._v2_group for path in self.groups)
+            self.view[SANDBOX_ROOT + "/unified" if hybrid else SANDBOX_ROOT] = self._v2_group
 
     def _make_v1(self, layout: Layout, name: str, needs: list[str], visible: bool) -> None:
         wanted = [NEEDS[need] for need in needs] + [c for c in V1_VISIBLE_ONLY if visible and c in layout.v1_parents]

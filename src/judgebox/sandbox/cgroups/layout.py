@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import v1, v2
+from judgebox.sandbox.cgroups import v1, v2
 
 NEEDS = {"memory": "memory", "pids": "pids", "cpu": "cpuacct"}  # accounting need -> its v1 controller
 

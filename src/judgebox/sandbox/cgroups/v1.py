@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from . import common
+from judgebox.sandbox.cgroups import common
 
 ALL = ("memory", "pids", "cpuacct", "cpu", "cpuset")
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import errno
 import os
 
-from . import common
+from judgebox.sandbox.cgroups import common
 
 LEAF = "judgebox-judge"  # where the judge's group's own processes go so that the group may pass controllers on
 WANTED = ("memory", "pids", "cpu", "cpuset")

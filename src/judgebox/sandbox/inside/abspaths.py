@@ -3,8 +3,8 @@ that writes ``/mnt/b`` for ``fetch_files: ["/mnt/b"]``.
 
 A request's absolute path outside the work folder names a top folder (``/mnt``). For a run that names some,
 and for it alone, each is a fresh size-capped tmpfs owned by the slot's uid, made at ``/<top>`` of the
-sandbox's own root and gone when the run has ended: the run's Landlock domain (made for it, see the zygote's
-spare) is the only one that may write there, and the next run finds the root as it was. A top folder is
+sandbox's own root and gone when the run has ended: the run's Landlock domain (made for it before its fork, see
+``Zygote._fork_run``) is the only one that may write there, and the next run finds the root as it was. A top folder is
 never one the sandbox's root has (a system folder, ``/proc``, ``/sys``, ``/dev``, the work folder's, the
 toolchain cache's): it shadows nothing and reveals nothing of the host.
 
@@ -22,6 +22,7 @@ import select
 import socket
 
 from . import kernel, protocol
+from .protocol import Op
 
 # Top folders the sandbox's root has or builds, whatever its configuration (a configured read path's top,
 # such as the toolchain cache's /var, is refused by the outer process, which sees the root itself).
@@ -86,16 +87,17 @@ def serve(channel: socket.socket, child_pid: int, owner: str, size: int, inodes:
             poller.unregister(channel)
             continue
         try:
-            if request["op"] == "mount":
+            op = Op(request["op"])
+            if op is Op.MOUNT:
                 if mounted:
                     raise ValueError("the last run's folders are still mounted")
                 for top in request["tops"]:
                     _mount(top, owner, size, inodes)
                     mounted.append(top)
-            elif request["op"] == "unmount":
+            elif op is Op.UNMOUNT:
                 _unmount(mounted)
             else:
-                raise ValueError(f"unknown request {request['op']!r}")
+                raise ValueError(f"not a request of the outer process: {op}")
             reply: dict = {"ok": True}
         except (OSError, ValueError, KeyError, TypeError) as exc:
             try:

@@ -10,31 +10,49 @@ from __future__ import annotations
 
 import os
 
+from .protocol import RunLimits
+
 MiB = 1024 * 1024
 
 # (need, hierarchy) -> {role: file}. v2: memory.peak needs kernel 5.19 and takes a reset (per open file,
 # by writing to it) from 6.12; cpu.stat's usage_usec is in microseconds, cpuacct.usage in nanoseconds.
 FILES = {
     ("memory", 1): {"usage": "memory.usage_in_bytes", "peak": "memory.max_usage_in_bytes",
-                    "limit": "memory.limit_in_bytes", "events": "memory.oom_control"},
+                    "limit": "memory.limit_in_bytes", "events": "memory.oom_control", "stat": "memory.stat"},
     ("memory", 2): {"usage": "memory.current", "peak": "memory.peak", "limit": "memory.max",
-                    "events": "memory.events"},
+                    "events": "memory.events", "stat": "memory.stat"},
     ("pids", 1): {"limit": "pids.max"},
     ("pids", 2): {"limit": "pids.max"},
     ("cpu", 1): {"usage": "cpuacct.usage"},
     ("cpu", 2): {"usage": "cpu.stat"},
 }
 OOM_KILL_KEYS = (b"oom_kill", b"oom_group_kill")  # v1's memory.oom_control has the first, v2's memory.events both
+# memory.stat's page cache on the file LRU lists (both versions name them so): the kernel takes it back before
+# it kills anything, so it is room the run can use, never the zygote's own.
+PAGE_CACHE_KEYS = (b"active_file", b"inactive_file")
+# How far the slot's charge may grow past what the zygote held last time before memory.stat is read again:
+# a few runs' worth of cache in the slot loosens the limit by at most this much.
+RESTAT_SLACK = 8 * MiB
+
+
+def _sum_of(text: bytes, keys: tuple[bytes, ...]) -> int:
+    """The sum of the values of ``keys`` in a cgroup file of "key value" lines."""
+    total = 0
+    for line in text.split(b"\n"):
+        key, _, value = line.partition(b" ")
+        if key in keys:
+            total += int(value)
+    return total
 
 
 def oom_kills(text: bytes) -> int:
     """Processes the OOM killer killed, from memory.oom_control (v1) or memory.events (v2)."""
-    total = 0
-    for line in text.split(b"\n"):
-        key, _, value = line.partition(b" ")
-        if key in OOM_KILL_KEYS:
-            total += int(value)
-    return total
+    return _sum_of(text, OOM_KILL_KEYS)
+
+
+def page_cache(text: bytes) -> int:
+    """Bytes of page cache on the file LRU lists, from memory.stat (v1 or v2)."""
+    return _sum_of(text, PAGE_CACHE_KEYS)
 
 
 def cpu_usage_ns(text: bytes, hierarchy: int) -> int:
@@ -68,6 +86,7 @@ class CgroupAccounting:
         self._peak = self.memory and self._resets_peak()
         self._oom_kills = self._read_oom_kills() if self.memory else 0
         self._usage_before = 0
+        self._held = -1  # what the zygote itself holds in the slot: its charge without the page cache
 
     def _resets_peak(self) -> bool:
         """Whether the peak can be reset per run (v1 always; v2 from kernel 6.12); if not, peak is unknown
@@ -80,17 +99,34 @@ class CgroupAccounting:
         except OSError:
             return False
 
-    def prepare(self, limits: dict) -> None:
-        """Set this run's limits and reset the peak; the zygote's own usage is the baseline."""
+    def prepare(self, limits: RunLimits) -> None:
+        """Set this run's limits and reset the peak.
+
+        The run may use its memory limit on top of what the zygote itself holds. The slot's charge is not
+        that: page cache from earlier runs (a compiler's headers, a toolchain read for the first time) stays
+        charged to the slot, hundreds of MiB after a few builds, and the kernel reclaims it before it kills
+        anything. So the limit is the charge without the cache plus the run's limit; the peak, which the
+        kernel resets to the charge as it stands, is measured from the charge."""
         if self.pids:
-            self._write_if_changed("pids.limit", limits["processes"] + 2)  # the zygote and its parent count too
+            self._write_if_changed("pids.limit", limits.processes + 2)  # the zygote and its parent count too
         if self.memory:
             self._usage_before = self._read("memory.usage")
-            wanted = self._usage_before + limits["memory_mb"] * MiB
+            if not 0 <= self._usage_before - self._held <= RESTAT_SLACK:
+                self._held = self._usage_before - page_cache(os.pread(self._fds["memory.stat"], 65536, 0))
+            wanted = self._held + limits.memory_mb * MiB
             if abs(wanted - self._written.get("memory.limit", -1)) > 4 * MiB:
-                self._write("memory.limit", wanted)
+                self._set_limit(wanted)
             if self._peak:
                 self._write("memory.peak", 0)
+
+    def _set_limit(self, wanted: int) -> None:
+        """Write the memory limit. One below the charge makes the kernel reclaim the cache first; v1 refuses
+        with EBUSY when it cannot yet (dirty pages under writeback), and then the run gets its limit on top of
+        the whole charge, as loose as the cache is large, rather than a limit its own memory would break."""
+        try:
+            self._write("memory.limit", wanted)
+        except OSError:
+            self._write("memory.limit", self._usage_before + (wanted - self._held))
 
     def allow_more(self, extra: int) -> None:
         """Raise the memory limit by ``extra`` bytes until the next run's ``prepare`` sets it again."""

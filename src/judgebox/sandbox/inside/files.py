@@ -49,18 +49,25 @@ def fetch(workdir: str, paths: list[str], limit: int, out_fd: int, tops: tuple[s
             target = os.path.realpath(resolve(workdir, path))
         except ValueError:
             continue
-        if not target.startswith(roots) or not os.path.isfile(target):
+        if not target.startswith(roots):
             continue
-        size = os.path.getsize(target)
-        if size > budget:
-            break
-        budget -= size
-        os.write(out_fd, (b"" if first else b",") + json.dumps(path).encode() + b':"')
-        first = False
-        with open(target, "rb") as f:
-            while chunk := f.read(FETCH_CHUNK):
+        try:  # what the run left that cannot be read (chmod 0, a folder it locked) is not fetched, not an error
+            # non-blocking: a FIFO left at the path opens at once (and is skipped below) instead of waiting
+            handle = os.fdopen(os.open(target, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC), "rb")
+        except OSError:
+            continue
+        with handle:
+            info = os.fstat(handle.fileno())
+            if not stat.S_ISREG(info.st_mode):
+                continue
+            if info.st_size > budget:
+                break
+            budget -= info.st_size
+            os.write(out_fd, (b"" if first else b",") + json.dumps(path).encode() + b':"')
+            first = False
+            while chunk := handle.read(FETCH_CHUNK):
                 os.write(out_fd, base64.b64encode(chunk))
-        os.write(out_fd, b'"')
+            os.write(out_fd, b'"')
     os.write(out_fd, b"}")
 
 

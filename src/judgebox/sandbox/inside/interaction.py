@@ -28,7 +28,7 @@ import socket
 import time
 
 from . import confine, kernel, landlock, protocol
-from .protocol import Fd
+from .protocol import Fd, RunRequest
 
 POLL_SECONDS = 0.05
 AFTER_INTERACTOR_SECONDS = 1.0  # how long the solution may take to end once the interactor has
@@ -39,7 +39,7 @@ def idle_seconds(cpu_time: float) -> float:
     return max(1.0, min(cpu_time, 10.0) / 2)
 
 
-def run(request: dict, control: socket.socket, nest: bool, whole_namespace: bool) -> None:
+def run(request: RunRequest, control: socket.socket, nest: bool, whole_namespace: bool) -> None:
     """Supervise one interactive run; never returns."""
     to_solution = os.pipe()  # (read, write): the interactor writes, the solution reads
     from_solution = os.pipe()
@@ -62,7 +62,7 @@ def run(request: dict, control: socket.socket, nest: bool, whole_namespace: bool
     # The supervisor keeps both write ends until it has seen the writer end, so a side reads end of file only
     # once its peer's end is recorded: which side ended first is then never a race.
     account = _supervise({solution: from_solution[1], interactor: to_solution[1]}, solution, interactor,
-                         idle_seconds(request["limits"]["cpu_time"]), whole_namespace)
+                         idle_seconds(request.limits.cpu_time), whole_namespace)
     token = os.pread(Fd.TOKEN, protocol.TOKEN_BYTES, 0)
     report = json.dumps(account).encode() + token
     view = memoryview(report)
@@ -71,7 +71,7 @@ def run(request: dict, control: socket.socket, nest: bool, whole_namespace: bool
     os._exit(0)
 
 
-def _exec_solution(request: dict, to_solution: tuple[int, int], from_solution: tuple[int, int],
+def _exec_solution(request: RunRequest, to_solution: tuple[int, int], from_solution: tuple[int, int],
                    nest: bool) -> None:
     try:
         os.dup2(to_solution[0], Fd.STDIN)
@@ -81,12 +81,12 @@ def _exec_solution(request: dict, to_solution: tuple[int, int], from_solution: t
         if nest:
             landlock.enter_nested_domain()
         confine.reset_signals_for_exec()
-        os.execve(request["argv"][0], request["argv"], request["env"])
+        os.execve(*request.exec_args(request.argv))
     finally:
         os._exit(127)  # the interactor reads end of file: the solution did not run
 
 
-def _exec_interactor(request: dict, to_solution: tuple[int, int], from_solution: tuple[int, int]) -> None:
+def _exec_interactor(request: RunRequest, to_solution: tuple[int, int], from_solution: tuple[int, int]) -> None:
     try:
         os.dup2(Fd.STDOUT, Fd.STDERR)  # its message lands in the run's stdout
         os.dup2(from_solution[0], Fd.STDIN)
@@ -96,7 +96,7 @@ def _exec_interactor(request: dict, to_solution: tuple[int, int], from_solution:
             confine.close_quietly(fd)
         signal.signal(signal.SIGPIPE, signal.SIG_IGN)  # kept across exec
         signal.signal(signal.SIGXFSZ, signal.SIG_DFL)
-        os.execve(request["interactor_argv"][0], request["interactor_argv"], request["env"])
+        os.execve(*request.exec_args(request.interactor_argv))
     finally:
         os._exit(127)
 

@@ -1,13 +1,15 @@
 """The Python side of a run: executes a submission in a forked, already confined child. Never returns.
 
-Three harnesses, by the case's kind:
+Four harnesses, by the run's kind (``protocol.PYTHON_KINDS``):
 
 - ``stdio``: run the program as ``python solution.py`` would, and exit with its status;
 - ``assert``: the program runs in a process of its own (``split``) and the test code here, calling it
   through proxies; a pass is the per-case token copied into the result fd after the last test statement,
   and the program's process has neither the token, nor the result fd, nor the tests;
 - ``call``: the same split; the function's return value comes back as data and goes to the judge
-  through the result fd (not stdout, so debug prints do not matter); the judge compares values.
+  through the result fd (not stdout, so debug prints do not matter); the judge compares values;
+- ``jupyter``: no program of its own: this process drives a Jupyter kernel through the cells
+  (``jupyter.py``) and passes on their outputs as the call harness passes on a value.
 
 The token never becomes a Python object even here: it stays in a memfd that the harness copies with
 ``sendfile``.
@@ -27,9 +29,13 @@ import sys
 import traceback
 from collections.abc import Callable
 from os import _exit, ftruncate, lseek, pwrite, sendfile  # bound before user code can patch os
+from typing import TYPE_CHECKING
 
-from . import files, kernel, landlock, protocol, returned, split
-from .protocol import JUDGE_ONLY, Fd, Note, RunNote
+from . import files, jupyter, kernel, landlock, protocol, returned, split
+from .protocol import JUDGE_ONLY, Fd, FdName, Note, RunKind, RunNote, RunRequest
+
+if TYPE_CHECKING:
+    from types import CodeType, TracebackType
 
 _BUILTINS = builtins
 SOLUTION_FILE = "solution.py"
@@ -46,7 +52,7 @@ def prepare(nested_domains: bool) -> None:
     gc.freeze()  # what the zygote holds is never collected: a run's collection walks only its own objects
 
 
-def run(sources: dict[str, bytes], harness: dict, control: socket.socket) -> None:
+def run(sources: dict[FdName, bytes], request: RunRequest, control: socket.socket) -> None:
     """``control`` is the run's control channel: notes go there, and it is closed before program code
     runs in a process that holds it. The setup is over: what happens from here on (compiling the
     program first, which a 2 MB source can make slow or large) is the program's doing, so a run killed
@@ -55,40 +61,52 @@ def run(sources: dict[str, bytes], harness: dict, control: socket.socket) -> Non
     _CONTROL = control
     protocol.send(control, protocol.STARTED)
     stdin, stdout, stderr = _STREAMS
-    sys.stdin = sys.__stdin__ = stdin
-    sys.stdout = sys.__stdout__ = stdout
-    sys.stderr = sys.__stderr__ = stderr
+    # typeshed has sys.__stdin__ & co Final; the harness points them at the run's streams on purpose
+    sys.stdin = sys.__stdin__ = stdin  # type: ignore[misc]
+    sys.stdout = sys.__stdout__ = stdout  # type: ignore[misc]
+    sys.stderr = sys.__stderr__ = stderr  # type: ignore[misc]
     sys.argv = [SOLUTION_FILE]
     try:
-        _judge(sources, harness, stdout, stderr)
+        _judge(sources, request, stdout, stderr)
     except BaseException as exc:
         _print_exception(exc)
     _leave(1, stdout, stderr)
 
 
-def _judge(sources: dict[str, bytes], harness: dict, stdout: io.TextIOWrapper, stderr: io.TextIOWrapper) -> None:
-    kind = harness["kind"]
-    code = _compile(sources["code"], SOLUTION_FILE, Note.COMPILE_ERROR)
+def _judge(sources: dict[FdName, bytes], request: RunRequest, stdout: io.TextIOWrapper,
+           stderr: io.TextIOWrapper) -> None:
+    kind = request.kind
+    if kind is RunKind.PYTHON_JUPYTER:  # the cells run in a kernel of their own; this process is their driver
+        try:
+            payload = jupyter.run_cells(sources[FdName.CODE], _NESTED_DOMAINS)
+        except jupyter.SetupFailed as exc:
+            _tell_judge(Note.SETUP_FAILED, str(exc))
+            _exit(1)
+        _pass(payload, stdout, stderr)
+    code = _compile(sources[FdName.CODE], SOLUTION_FILE, Note.COMPILE_ERROR)
     main = type(sys)("__main__")
     main.__dict__.update(__builtins__=_BUILTINS, __file__=SOLUTION_FILE)
     sys.modules["__main__"] = main
 
     # Assert and call cases: the program runs in a process of its own (split), this one tests it.
-    if kind == "assert":
+    if kind is RunKind.PYTHON_ASSERT:
         _run_split(code, main.__dict__, stdout, stderr, _assert)
-    if kind == "call":
+    if kind is RunKind.PYTHON_CALL:
+        fn_name = request.fn_name
+        assert fn_name is not None  # a call request is refused without one (protocol.KIND_FIELDS)
         _run_split(code, main.__dict__, stdout, stderr,
-                   lambda channel: _call(split.tests_namespace(channel), harness["fn_name"], sources["args"]))
+                   lambda channel: _call(split.tests_namespace(channel), fn_name, sources[FdName.ARGS]))
+    stdio = kind is RunKind.PYTHON_STDIO  # decided before program code runs here (it could rebind RunKind)
     _let_go_of_judge_channels()  # stdio: this process runs the program itself
     status = _execute(code, main.__dict__)
-    if kind == "stdio":
+    if stdio:
         del main  # the program's module must become garbage for its finalizers to run (below)
         _finish_like_python(status, stdout, stderr)
     if status is not None:  # the program exited or failed before the harness could test it
         _leave(status, stdout, stderr)
 
 
-def _run_split(code: object, namespace: dict, stdout: io.TextIOWrapper, stderr: io.TextIOWrapper,
+def _run_split(code: CodeType, namespace: dict, stdout: io.TextIOWrapper, stderr: io.TextIOWrapper,
                test: Callable[[split.Channel], tuple[int | None, bytes]]) -> None:
     """Fork the program's process, run ``test`` here against it, pass on ``test``'s payload."""
     tests_end, program_end = socket.socketpair()
@@ -131,7 +149,7 @@ def _wait_status(pid: int) -> int:
     return os.waitstatus_to_exitcode(status) & 0xFF
 
 
-def _compile(source: bytes, filename: str, failure_note: Note) -> object:
+def _compile(source: bytes, filename: str, failure_note: Note) -> CodeType:
     text = source.decode("utf-8", "surrogateescape")
     try:
         code = compile(text, filename, "exec", dont_inherit=True)
@@ -143,7 +161,7 @@ def _compile(source: bytes, filename: str, failure_note: Note) -> object:
     return code
 
 
-def _execute(code: object, namespace: dict, assertion_note: bool = False) -> int | None:
+def _execute(code: CodeType, namespace: dict, assertion_note: bool = False) -> int | None:
     """Run ``code``; ``None`` when it ran to its end, else the exit status it left with."""
     try:
         exec(code, namespace)
@@ -276,7 +294,7 @@ def _print_exception(exc: BaseException) -> None:
         pass
 
 
-def _program_frames(exc: BaseException) -> object:
+def _program_frames(exc: BaseException) -> TracebackType | None:
     frames = exc.__traceback__
     while frames is not None and frames.tb_frame.f_code.co_filename not in (SOLUTION_FILE, TEST_FILE):
         frames = frames.tb_next
@@ -289,7 +307,8 @@ def _stdio_streams() -> tuple[io.TextIOWrapper, io.TextIOWrapper, io.TextIOWrapp
         raw = io.FileIO(fd, mode, closefd=False)
         buffered = io.BufferedReader(raw) if mode == "r" else io.BufferedWriter(raw)
         text = io.TextIOWrapper(buffered, encoding="utf-8", errors=errors, line_buffering=line_buffering)
-        text.mode = mode  # as open() sets it: the common FastIO template reads sys.stdout.mode
+        # as open() sets it: the common FastIO template reads sys.stdout.mode (typeshed: a read-only property)
+        text.mode = mode  # type: ignore[misc]
         return text
 
     return (stream(0, "r", "surrogateescape"), stream(1, "w", "surrogateescape"),

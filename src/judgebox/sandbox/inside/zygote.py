@@ -4,14 +4,19 @@ Boot (once per slot): join the slot's cgroups, enter fresh pid/mount/net/ipc/uts
 namespace when not root), become pid 1 there, mount a private /proc, a size-capped tmpfs work folder and
 /dev/shm, build the Landlock ruleset, take the seccomp program, pre-import common modules.
 
-Loop (once per run): receive a request, fork; the child confines itself (``confine``) and runs the
-program (``execve`` for a command, ``pyrun`` for Python code); the zygote supervises CPU time, the run
-time (real time less waiting for a CPU, when the request sets it) and wall time, then kills everything left
-in the namespace, wipes the work folder and replies with what happened.
+Loop (once per run): receive a request, read and check it, work out the run's descriptors and limits, then
+fork (without the interpreter's after-fork hooks where that is safe: ``kernel.lean_fork``); the child
+confines itself (``confine``) and runs the program (``execve`` for a command, ``pyrun`` for Python code);
+the zygote supervises CPU time, the run time (real time less waiting for a CPU, when the request sets it)
+and wall time, then kills everything left in the namespace, wipes the work folder and replies with what
+happened. The run is forked only once its request is here, so it inherits the request's descriptors and
+the parsed request instead of receiving them, and runs as little of the judge's Python as can be: each page
+either process writes while they share it costs a copy-on-write fault (3.6 µs each on this kind of VM).
 """
 
 from __future__ import annotations
 
+import json
 import os
 import resource
 import select
@@ -20,11 +25,14 @@ import socket
 import sys
 import time
 import traceback
+from collections.abc import Callable
 
 from . import abspaths, confine, files, interaction, kernel, landlock, protocol, pyrun, rootfs
 from .accounting import CgroupAccounting
+from .protocol import FdName, Op, RunKind, RunLimits, RunRequest
 from .runclock import RunClock
 
+STARTED = json.dumps(protocol.STARTED, separators=(",", ":")).encode()  # as protocol.send sends it
 PREIMPORTS = ("abc", "array", "bisect", "collections", "copy", "dataclasses", "datetime", "decimal", "enum",
               "fractions", "functools", "hashlib", "heapq", "io", "itertools", "json", "math", "operator",
               "random", "re", "statistics", "string", "struct", "textwrap", "typing", "unicodedata",
@@ -50,10 +58,10 @@ def main(sock_fd: int) -> None:
         zygote = Zygote(config, sock, seccomp_bpf, accounting)
     except Exception as exc:
         where = traceback.extract_tb(exc.__traceback__)[-1]
-        protocol.send(sock, {"op": "failed", "error": f"{type(exc).__name__}: {exc} "
+        protocol.send(sock, {"op": Op.FAILED.value, "error": f"{type(exc).__name__}: {exc} "
                                                       f"(in {os.path.basename(where.filename)}:{where.lineno})"})
         raise SystemExit(1) from None
-    protocol.send(sock, {"op": "ready", "layers": zygote.layers, "python": sys.version.split()[0]})
+    protocol.send(sock, {"op": Op.READY.value, "layers": zygote.layers, "python": sys.version.split()[0]})
     zygote.serve()
 
 
@@ -141,18 +149,21 @@ class Zygote:
         if self.in_pid_namespace:  # a change of uid clears the parent-death signal: ask again
             kernel.prctl(kernel.PR_SET_PDEATHSIG, signal.SIGKILL)
         self.attributes = ProcessAttributes()
+        self.lean_fork = kernel.lean_fork_works()  # last: nothing after it may start a thread
 
     # -- the loop -------------------------------------------------------------------------------------
 
     def serve(self) -> None:
         kernel.set_process_name("judgebox-slot")
-        self._fork_spare()
         while True:
-            request, fds = protocol.recv(self.sock)
-            if request is None:
+            try:
+                message, fds = protocol.recv(self.sock)
+            except ConnectionResetError:  # the judge died (killed, or its Ctrl-C): an end like EOF's, no traceback
+                return
+            if message is None:
                 return
             try:
-                reply = self._run(request, fds)
+                reply = self._run(RunRequest.from_wire(message), fds)
             except Poisoned as exc:  # nothing ran: the judge starts a fresh slot and sends the job there
                 protocol.send(self.sock, protocol.RunReply.wire(refused=str(exc)))
                 return
@@ -162,65 +173,46 @@ class Zygote:
                 for fd in fds:
                     os.close(fd)
             protocol.send(self.sock, reply)
-            self._fork_spare()  # while the judge reads the reply, so the next run starts from a warm fork
 
     # -- one run --------------------------------------------------------------------------------------
 
-    def _fork_spare(self, tops: tuple[str, ...] = ()) -> None:
-        """Fork the next run in advance: it prepares everything that does not depend on the request and
-        waits for one. Fork and that preparation are then off the path of the next case's latency. ``tops``:
-        the folders of a run's absolute paths, writable in its Landlock domain alone."""
+    def _fork_run(self, request: RunRequest, named: dict[FdName, int]) -> tuple[int, socket.socket]:
+        """Fork the run once its request is read and checked here: the child inherits the request's
+        descriptors and the parsed request, so it runs no more of the judge's code than its own setup
+        (every page either process writes while both share it costs a copy-on-write fault). Returns the
+        run's pid and its control channel, on which its judge code may send notes."""
+        changed = self.attributes.changed()  # what the run would inherit, read before it can inherit it
+        if changed:
+            raise Poisoned(changed)
+        ruleset_fd = self.confinement.ruleset_fd
+        if request.tops and ruleset_fd is not None:  # the run's own folders, writable in its domain alone
+            ruleset_fd, _ = landlock.build_ruleset(
+                self.config["read_paths"], [*self.config["write_paths"], *("/" + top for top in request.tops)])
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        pid = os.fork()
-        if pid == 0:
-            ours.close()
-            self._spare(theirs, tops)
-        theirs.close()
-        self.spare = (pid, ours)
+        try:
+            plan = self.confinement.plan_run(request.limits, named, theirs.fileno())
+            pid = kernel.lean_fork() if self.lean_fork else os.fork()
+            if pid == 0:
+                self._child(theirs, request, named, ruleset_fd, plan)  # never returns
+        finally:
+            theirs.close()
+            if ruleset_fd is not None and ruleset_fd != self.confinement.ruleset_fd:
+                os.close(ruleset_fd)
+        return pid, ours
 
-    def _hand_over(self, request: dict, fds: list[int], tops: tuple[str, ...]) -> tuple[int, socket.socket]:
-        """Give the request to the spare once it says it is ready; a spare that failed is replaced once.
-        Returns the run's pid and its control channel, on which its judge code may send notes."""
-        for attempt in (1, 2):
-            pid, channel = self.spare
-            try:
-                status, _ = protocol.recv(channel, protocol.CONTROL_MESSAGE)
-                if status is not None and status["op"] == "ready":
-                    protocol.send(channel, request, fds)
-                    return pid, channel
-                if status is not None and status["op"] == "poisoned":
-                    channel.close()
-                    self._kill_leftovers(pid)
-                    raise Poisoned(status["error"])
-                error = status["error"] if status else "the spare run exited before it was ready"
-            except OSError as exc:
-                error = f"the spare run is unreachable: {exc}"
-            channel.close()
-            self._kill_leftovers(pid)
-            if attempt == 1:
-                self._fork_spare(tops)
-        raise RuntimeError(f"could not prepare a run: {error}")
-
-    def _run(self, request: dict, fds: list[int]) -> dict:
-        limits = request["limits"]
-        tops = tuple(request.get("tops", ()))
-        if tops:  # the waiting spare's domain cannot write the run's own folders: a spare made for it can
-            spare, channel = self.spare
-            channel.close()
-            self._kill_leftovers(spare)
-            self._fork_spare(tops)
-            # until it says it is ready (or has failed or gone): its making is not the run's time
-            select.select([self.spare[1]], [], [])
+    def _run(self, request: RunRequest, fds: list[int]) -> dict:
+        limits = request.limits
+        tops = request.tops
+        named = request.named(fds)
         self.accounting.prepare(limits)
         cpu0 = self.accounting.cpu_ns()
         self_cpu0 = _self_cpu()
         started = time.monotonic()
-        named = dict(zip(request["fd_names"], fds))
-        pid, control = self._hand_over(request, fds, tops)
+        pid, control = self._fork_run(request, named)
         try:
             pidfd = os.pidfd_open(pid)
             try:
-                outputs = (named["stdout"], named["stderr"])
+                outputs = (named[FdName.STDOUT], named[FdName.STDERR])
                 stopped = self._supervise(pid, pidfd, limits, started, cpu0, outputs)
             finally:
                 os.close(pidfd)
@@ -231,92 +223,85 @@ class Zygote:
         finally:
             control.close()
         exit_code = os.WEXITSTATUS(status) if not os.WIFSIGNALED(status) else None
-        if cpu0 is not None:  # the whole run, every process of it; minus the zygote's own share
-            cpu = max(0.0, (self.accounting.cpu_ns() - cpu0) / 1e9 - (_self_cpu() - self_cpu0))
+        cpu1 = self.accounting.cpu_ns()
+        if cpu0 is not None and cpu1 is not None:  # the whole run, every process of it; minus the zygote's own share
+            cpu = max(0.0, (cpu1 - cpu0) / 1e9 - (_self_cpu() - self_cpu0))
         else:
             cpu = usage.ru_utime + usage.ru_stime
         memory = max(usage.ru_maxrss * 1024, self.accounting.memory_peak() or 0)  # before the copies below
-        if request.get("fetch"):
-            # The fetched files' base64 lands in a memfd charged to the slot's cgroup: room is made for it
-            # above the run's own limit, so what the caller asked to fetch never counts as the run's memory.
-            budget = limits["returned_output_bytes"]  # fetched files are output returned to the caller
-            self.accounting.allow_more(budget * 4 // 3 + (1 << 20))
-            files.fetch(self.config["workdir"], request["fetch"], budget, named["fetched"], tops)
-        if request.get("output_file"):
-            # A file-mode case's judged output is its output file, read in place of stdout and bounded as
-            # stdout is: by the output cap (one byte more, so that a longer file reads as too long).
-            self.accounting.allow_more(limits["output_bytes"] + (1 << 20))
-            files.take_output(self.config["workdir"], request["output_file"], limits["output_bytes"] + 1,
-                              named["stdout"])
         retire = None
         try:
-            self._wipe_workdir()
-        except OSError as exc:  # the reply still stands; the judge replaces this slot before its next run
-            retire = f"could not wipe the work folder: {exc}"
+            if request.fetch:
+                # The fetched files' base64 lands in a memfd charged to the slot's cgroup: room is made for it
+                # above the run's own limit, so what the caller asked to fetch never counts as the run's memory.
+                budget = limits.returned_output_bytes  # fetched files are output returned to the caller
+                self.accounting.allow_more(budget * 4 // 3 + (1 << 20))
+                _in_a_child(lambda: files.fetch(self.config["workdir"], list(request.fetch), budget,
+                                                named[FdName.FETCHED], tops))
+            if request.output_file:
+                # A file-mode case's judged output is its output file, read in place of stdout and bounded as
+                # stdout is: by the output cap (one byte more, so that a longer file reads as too long).
+                self.accounting.allow_more(limits.output_bytes + (1 << 20))
+                files.take_output(self.config["workdir"], request.output_file, limits.output_bytes + 1,
+                                  named[FdName.STDOUT])
+        finally:  # whatever became of the copies, nothing the run left reaches the next run on this slot
+            try:
+                self._wipe_workdir()
+            except OSError as exc:  # the reply still stands; the judge replaces this slot before its next run
+                retire = f"could not wipe the work folder: {exc}"
         return protocol.RunReply.wire(
             wall=wall, cpu=cpu, memory=memory,
             exit_code=exit_code, signal=os.WTERMSIG(status) if os.WIFSIGNALED(status) else None,
             stopped=stopped, oom=self.accounting.oom_killed(), started=protocol.STARTED in messages,
-            notes=[m for m in messages if m.get("op") == "note"], retire=retire)
+            notes=[m for m in messages if m.get("op") == Op.NOTE], retire=retire)
 
-    def _spare(self, channel: socket.socket, tops: tuple[str, ...]) -> None:
-        """The forked run: prepare, wait for the request, confine to it, run. Never returns.
+    def _child(self, channel: socket.socket, request: RunRequest, named: dict[FdName, int],
+               ruleset_fd: int | None, plan: confine.RunPlan) -> None:
+        """The forked run: confine to the request, run. Never returns.
 
         ``channel`` becomes the run's control channel (``Fd.CONTROL``): the judge code below reports on it
         (setup failures here, compile errors in pyrun) and it is closed before any program code runs in
         this process, or on exec, so nothing on it can come from the program."""
+        python = request.kind in protocol.PYTHON_KINDS
         try:
-            self.sock.close()
-            kernel.set_process_name("judgebox-spare")
-            changed = self.attributes.changed()  # here, off the path of a case's latency
-            if changed:
-                protocol.send(channel, {"op": "poisoned", "error": changed})
-                os._exit(0)
-            if tops and self.confinement.ruleset_fd is not None:
-                shared = self.confinement.ruleset_fd  # the zygote's, for every run: a ruleset of its own instead
-                self.confinement.ruleset_fd, _ = landlock.build_ruleset(
-                    self.config["read_paths"], [*self.config["write_paths"], *("/" + top for top in tops)])
-                os.close(shared)
+            if python:  # (an exec names the run after its program; the plan closes these with the rest)
+                self.sock.close()
+                kernel.set_process_name("judgebox-run")
+                if self.lean_fork and "random" in sys.modules:  # what the fork hook that was skipped does
+                    sys.modules["random"].seed()
+            self.confinement.ruleset_fd = ruleset_fd
             self.confinement.prepare_run()
-        except BaseException as exc:
-            protocol.send(channel, {"op": "failed", "error": f"{type(exc).__name__}: {exc}"})
-            os._exit(127)
-        try:
-            protocol.send(channel, {"op": "ready"})
-            request, fds = protocol.recv(channel)
-            if request is None:  # the zygote has gone
-                os._exit(0)
-            kernel.set_process_name("judgebox-run")
-            named = dict(zip(request["fd_names"], fds))
             # Python sources are compiled only in the confined run: the zygote never holds a submission
             # (every later run is a fork of it), and a compile bomb meets the run's limits.
             # The tests of an assert case are not read here: they stay behind Fd.TESTS for the tests'
             # process alone, so the program's process never has them in its memory.
-            sources = {name: files.read_all(named[name]) for name in ("code", "args", "files") if name in named}
-            control = channel.detach()
-            channel = socket.socket(fileno=control)
-            self.confinement.enter_run(request["limits"], named, control)
-            channel.detach()  # the descriptor is at Fd.CONTROL now
-            channel = socket.socket(fileno=protocol.Fd.CONTROL)
-            if "files" in sources:
-                files.place(self.config["workdir"], sources["files"])
-            if "python" in request:
-                pyrun.run(sources, request["python"], channel)  # never returns
+            sources = {name: files.read_all(named[name]) for name in (FdName.CODE, FdName.ARGS, FdName.FILES)
+                       if name in named}
+            channel.detach()  # its descriptor is the plan's to move (and the old number's to close)
+            self.confinement.enter_planned(plan)  # the control channel is at Fd.CONTROL now
+            if FdName.FILES in sources:
+                files.place(self.config["workdir"], sources[FdName.FILES])
+            if python or request.kind is not RunKind.COMMAND:
+                channel = socket.socket(fileno=protocol.Fd.CONTROL)
+            if python:
+                pyrun.run(sources, request, channel)  # never returns
             confine.reset_signals_for_exec()
-            if "tests_argv" in request:
+            if request.kind is RunKind.SPLIT:
                 _split_exec(request, channel, nest=bool(self.layers["landlock"]))  # never returns
-            if "interactor_argv" in request:
+            if request.kind is RunKind.INTERACTIVE:
                 interaction.run(request, channel, bool(self.layers["landlock"]), self.in_pid_namespace)  # never returns
-            protocol.send(channel, protocol.STARTED)  # judge code's last word: an exec failure is noted below
-            os.execve(request["argv"][0], request["argv"], request["env"])
+            os.write(protocol.Fd.CONTROL, STARTED)  # judge code's last word: an exec failure is noted below
+            os.execve(*request.exec_args(request.argv))
         except BaseException as exc:  # judge code failed before the program started: report, never fall back
             try:
-                protocol.send(channel, protocol.RunNote(protocol.Note.SETUP_FAILED,
-                                                        f"{type(exc).__name__}: {exc}").to_wire())
+                note = protocol.RunNote(protocol.Note.SETUP_FAILED, f"{type(exc).__name__}: {exc}").to_wire()
+                if channel.fileno() == -1:  # detached: the control channel is at Fd.CONTROL, or nowhere
+                    channel = socket.socket(fileno=protocol.Fd.CONTROL)
+                protocol.send(channel, note)
             finally:
                 os._exit(127)
 
-    def _supervise(self, pid: int, pidfd: int, limits: dict, started: float, cpu0: int | None,
+    def _supervise(self, pid: int, pidfd: int, limits: RunLimits, started: float, cpu0: int | None,
                    outputs: tuple[int, int]) -> str | None:
         """Wait for the run to end; stop it on CPU time, run time or wall time, or once its output passed the
         cap (writes past it already fail; this stops a program that carries on regardless). Returns why it
@@ -324,27 +309,27 @@ class Zygote:
         poller = select.poll()
         poller.register(pidfd, select.POLLIN)
         poller.register(self.sock, select.POLLHUP)  # the judge has gone: stop at once
-        cpu_limit = limits["cpu_time"]
-        run_limit = limits.get("run_time")
+        cpu_limit = limits.cpu_time
+        run_limit = limits.run_time
         # Only a run with a run-time limit pays for reading its tasks' waiting (a few /proc reads per wake-up).
         clock = RunClock(pid, started, self.in_pid_namespace) if run_limit is not None else None
-        deadline = started + limits["wall_time"]
+        deadline = started + limits.wall_time
         while True:
             used = self._cpu_used(pid, cpu0)
             now = time.monotonic()
             if used >= cpu_limit:
                 reason = "cpu"
-            elif clock is not None and clock.advance(now) >= run_limit:
+            elif clock is not None and run_limit is not None and clock.advance(now) >= run_limit:
                 reason = "run"
             elif now >= deadline:
                 reason = "wall"
-            elif any(os.fstat(fd).st_size > limits["output_bytes"] for fd in outputs):
+            elif any(os.fstat(fd).st_size > limits.output_bytes for fd in outputs):
                 reason = "output"
             else:
                 # CPU accrues at most ncpu seconds per second and run time at most one, so this wakes up
                 # before either limit is passed.
                 wait = min(deadline - now, max(0.002, (cpu_limit - used) / self.ncpu), 0.25)
-                if clock is not None:
+                if clock is not None and run_limit is not None:
                     wait = min(wait, max(0.002, run_limit - clock.elapsed))
                 events = dict(poller.poll(max(0.0, wait) * 1000))
                 if pidfd in events:
@@ -357,8 +342,9 @@ class Zygote:
             return reason
 
     def _cpu_used(self, pid: int, cpu0: int | None) -> float:
-        if cpu0 is not None:
-            return (self.accounting.cpu_ns() - cpu0) / 1e9
+        cpu = self.accounting.cpu_ns()
+        if cpu0 is not None and cpu is not None:
+            return (cpu - cpu0) / 1e9
         try:
             with open(f"/proc/{pid}/stat", "rb") as f:
                 fields = f.read().rsplit(b")", 1)[1].split()
@@ -390,6 +376,7 @@ class Zygote:
         folders = [self.config["workdir"]] + (["/dev/shm"] if self.in_pid_namespace else [])
         for folder in folders:
             _empty_folder(folder)
+            _forget_marks(folder)
 
 
 class Poisoned(Exception):
@@ -399,9 +386,9 @@ class Poisoned(Exception):
 class ProcessAttributes:
     """What every run inherits from the zygote besides its memory: resource limits, priority, CPU
     affinity, scheduling policy. The seccomp filter refuses the calls that would let a run change them
-    (they name the zygote by pid); this is the second wall: each spare compares what it inherited with
-    what the zygote had at boot, and if they differ nothing runs there: the zygote refuses the job and
-    exits, and the judge sends it to a fresh slot."""
+    (they name the zygote by pid); this is the second wall: before each fork the zygote compares what the
+    run would inherit with what it had at boot, and if they differ nothing runs there: the zygote refuses
+    the job and exits, and the judge sends it to a fresh slot."""
 
     LIMITS = tuple(getattr(resource, name) for name in sorted(dir(resource)) if name.startswith("RLIMIT_"))
 
@@ -418,7 +405,7 @@ class ProcessAttributes:
         return "a run changed the slot worker's own limits, priority or affinity"
 
 
-def _split_exec(request: dict, control: socket.socket, nest: bool) -> None:
+def _split_exec(request: RunRequest, control: socket.socket, nest: bool) -> None:
     """A split run: the program's process (a child, in a nested Landlock domain so that it can neither
     read nor signal this one) and the tests' process (this one) each exec their side of the harness,
     joined by ``Fd.CHANNEL``. Only the tests' process keeps the report, token and tests; the run ends when
@@ -433,7 +420,7 @@ def _split_exec(request: dict, control: socket.socket, nest: bool) -> None:
             _place(program_end, protocol.Fd.CHANNEL)
             if nest:
                 landlock.enter_nested_domain()
-            os.execve(request["argv"][0], request["argv"], request["env"])
+            os.execve(*request.exec_args(request.argv))
         finally:
             os._exit(127)  # the tests' side sees the channel close: the program did not run
     _place(tests_end, protocol.Fd.CHANNEL)
@@ -442,7 +429,7 @@ def _split_exec(request: dict, control: socket.socket, nest: bool) -> None:
             os.set_inheritable(fd, True)
         except OSError:  # not part of this run
             pass
-    os.execve(request["tests_argv"][0], request["tests_argv"], request["env"])
+    os.execve(*request.exec_args(request.tests_argv))
 
 
 def _place(sock: socket.socket, number: int) -> None:
@@ -475,6 +462,36 @@ def _kill(pid: int) -> None:
         os.kill(pid, signal.SIGKILL)
     except ProcessLookupError:
         pass
+
+
+def _forget_marks(folder: str) -> None:
+    """Clear what a run could write on the folder itself, not in it, for the next run to read: its times
+    (set to the epoch) and its extended attributes (where the filesystem keeps any)."""
+    os.utime(folder, ns=(0, 0))
+    try:
+        names = os.listxattr(folder)
+    except OSError:  # a filesystem with no extended attributes: nothing was kept
+        return
+    for name in names:
+        os.removexattr(folder, name)
+
+
+def _in_a_child(work: Callable[[], None]) -> None:
+    """``work()`` in a forked child of the zygote, waited for. What it reads of a file a run left (the base64
+    of a fetched file) is then made in the child's heap and goes with it: in the zygote's, freed but not
+    cleared, it would be in the memory of every later run forked from it, another submission's included."""
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child's exit status is its report
+        code = 1
+        try:
+            work()
+            code = 0
+        except BaseException as exc:
+            os.write(2, f"judgebox zygote: {type(exc).__name__}: {exc}\n".encode(errors="replace"))
+        os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    if status != 0:
+        raise OSError(f"copying the files the caller asked for failed (status {status})")
 
 
 def _self_cpu() -> float:

@@ -12,7 +12,7 @@ import json
 import operator
 import socket
 import struct
-from typing import Any
+from typing import Any, cast
 
 from .codec import Codec
 from .directions import ProgramCodec, TestsCodec
@@ -123,8 +123,9 @@ class Channel:
 
     def _perform(self, request: dict) -> Any:
         """One request of T, performed on the program's objects; the answer already encoded."""
-        op, codec = request["op"], self.codec
-        target = codec.kept[request["target"]] if "target" in request else None
+        # only S answers T, and S's codec is a ProgramCodec (``self.program`` chose it in __init__)
+        op, codec = request["op"], cast(ProgramCodec, self.codec)
+        target: Any = codec.kept[request["target"]] if "target" in request else None
         if op == "globals":
             return {"globals": [[name, codec.encode_name(value)] for name, value in self.namespace.items()
                                 if isinstance(name, str) and not name.startswith("__")]}
@@ -135,7 +136,8 @@ class Channel:
         elif op == "getitem":
             value = target[codec.decode(request["key"])]
         elif op == "setattr":
-            value = setattr(target, request["name"], codec.decode(request["value"]))
+            setattr(target, request["name"], codec.decode(request["value"]))
+            value = None
         elif op == "setitem":
             target[codec.decode(request["key"])] = codec.decode(request["value"])
             value = None

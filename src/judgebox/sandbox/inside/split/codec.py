@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from .errors import BUILTIN_EXCEPTIONS, MAX_ERROR_TEXT, ProgramError, malformed
 
 if TYPE_CHECKING:
-    from .channel import Channel
+    from .peer import Peer
 
 MAX_DEPTH = 100  # nesting of one value from S (each level costs T two stack frames to rebuild)
 MAX_HEX_DIGITS = 1 << 22  # of one int beyond 64 bits (16 Mbit), sent in hex: no str-digit limit applies
@@ -34,7 +34,7 @@ class Codec:
     type, so no subclass brings its own ``__eq__`` along.
     """
 
-    def __init__(self, channel: Channel) -> None:
+    def __init__(self, channel: Peer) -> None:
         self.channel = channel
         self.kept: list[Any] = []  # our objects the other side holds handles to
         self._kept_index: dict[int, int] = {}  # id -> index, so a callable passed in a loop is kept once
@@ -60,9 +60,9 @@ class Codec:
         if isinstance(value, (bytes, bytearray)):  # the buffer itself, not what a subclass's __bytes__ says
             return {"ba" if isinstance(value, bytearray) else "b": base64.b64encode(value).decode()}
         if isinstance(value, complex):
-            number = complex.__complex__(value)
+            number = _plain_complex(value)
             return {"c": [_float(number.real), _float(number.imag)]}
-        for kind, tag in ((tuple, "t"), (list, "l"), (set, "s"), (frozenset, "f")):
+        for kind, tag in _CONTAINERS:
             if isinstance(value, kind):
                 return {tag: [self.encode(item) for item in kind.__iter__(value)]}
         if isinstance(value, dict):
@@ -81,8 +81,8 @@ class Codec:
             return {"dq": [[self.encode(item) for item in value], value.maxlen]}
         library_value = _library_value(value)
         if library_value is not None:
-            tag, body = library_value
-            return self.encode(body) if tag is None else {tag: body}
+            library_tag, body = library_value
+            return self.encode(body) if library_tag is None else {library_tag: body}
         return self._encode_other(value)
 
     def _encode_other(self, value: Any) -> Any:
@@ -163,7 +163,18 @@ def _float(number: float) -> Any:
     return number if number == number and abs(number) != float("inf") else {"x": repr(number)}
 
 
-_KEYS, _VALUES, _ITEMS = type({}.keys()), type({}.values()), type({}.items())
+_KEYS: type = type({}.keys())
+_VALUES: type = type({}.values())
+_ITEMS: type = type({}.items())
+# each container's own __iter__ is called, not what a subclass says (Any: each kind's takes only its own)
+_CONTAINERS: tuple[tuple[Any, str], ...] = ((tuple, "t"), (list, "l"), (set, "s"), (frozenset, "f"))
+
+
+def _plain_complex(value: complex) -> complex:
+    """The number itself, not what a subclass's ``__complex__``, ``real`` or ``imag`` says."""
+    if sys.version_info >= (3, 11):
+        return complex.__complex__(value)
+    return complex(complex.real.__get__(value), complex.imag.__get__(value))  # 3.10 has no complex.__complex__
 
 
 def _library_value(value: Any) -> tuple[str | None, Any] | None:

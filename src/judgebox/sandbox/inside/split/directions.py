@@ -42,7 +42,7 @@ class TestsCodec(Codec):
         if callable(value):
             return {"cb": self.keep(value)}
         if _is_iterator(value):
-            items = []
+            items: list[Any] = []
             for item in value:
                 if len(items) == MAX_ITEMS:
                     raise TypeError(f"the tests passed the program an iterator of more than {MAX_ITEMS} items")

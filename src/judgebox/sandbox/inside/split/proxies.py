@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from .errors import ProgramError
 
 if TYPE_CHECKING:
-    from .channel import Channel
+    from .peer import Peer
 
 OPERATORS = {"eq", "ne", "lt", "le", "gt", "ge", "add", "sub", "mul", "truediv", "floordiv", "mod"}
 
@@ -25,7 +25,7 @@ class Remote:
 
     __slots__ = ("channel", "ref")
 
-    def __init__(self, channel: Channel, ref: int) -> None:
+    def __init__(self, channel: Peer, ref: int) -> None:
         object.__setattr__(self, "channel", channel)
         object.__setattr__(self, "ref", ref)
 
@@ -53,6 +53,10 @@ class Remote:
         if size < 0:
             raise ProgramError("the program's object answered len() with a negative number")
         return size
+
+    def __contains__(self, item: Any) -> bool:
+        # ``x in obj`` looks through the items the object gives, as data, not through its own ``__contains__``
+        return item in list(self)
 
     def __bool__(self) -> bool:
         return self._typed("bool", bool)
@@ -85,8 +89,6 @@ def _between_own(name: str) -> Any:
 
 for _name in OPERATORS:
     setattr(Remote, f"__{_name}__", _between_own(_name))
-# ``x in obj`` looks through the items the object gives, as data, not through its own ``__contains__``
-Remote.__contains__ = lambda self, item: item in list(self)  # type: ignore[method-assign]
 
 
 class Callback:
@@ -95,7 +97,7 @@ class Callback:
 
     __slots__ = ("_channel", "_ref")
 
-    def __init__(self, channel: Channel, ref: int) -> None:
+    def __init__(self, channel: Peer, ref: int) -> None:
         self._channel = channel
         self._ref = ref
 

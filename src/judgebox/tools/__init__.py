@@ -1,0 +1,1 @@
+"""What users run: the ``judgebox`` command, ``judgebox score``, its report, the benchmark and calibration."""
