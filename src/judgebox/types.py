@@ -147,6 +147,8 @@ class Case:
         for what, value in (("arguments", args), ("expected value", expected_value)):
             if _depth(value) > MAX_VALUE_DEPTH:
                 raise InvalidCases(f"the {what} are nested deeper than {MAX_VALUE_DEPTH} levels")
+        if (unfit := not_json(args)) is not None:  # the program's side reads its arguments as JSON
+            raise InvalidCases(f"call arguments reach the program as JSON, and {unfit} has no JSON form")
         return cls("call", fn_name=fn_name, args=tuple(args), expected_value=expected_value, limits=limits)
 
     @classmethod
@@ -167,6 +169,28 @@ def _depth(value: Any) -> int:
         elif isinstance(item, (list, tuple, set, frozenset)):
             pending.extend((v, depth + 1) for v in item)
     return deepest
+
+
+JSON_SCALARS = (str, int, float, bool, type(None))
+
+
+def not_json(value: Any) -> str | None:
+    """What in ``value`` JSON cannot carry as it is (a set, bytes, a Decimal, a key that is not text: JSON
+    would fail on it or turn it into another value), or None for a value of JSON's own types (a tuple is an
+    array)."""
+    pending = [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, dict):
+            for key, inner in item.items():
+                if not isinstance(key, str):
+                    return f"a key of type {type(key).__name__}"
+                pending.append(inner)
+        elif isinstance(item, (list, tuple)):
+            pending.extend(item)
+        elif not isinstance(item, JSON_SCALARS):
+            return f"a {type(item).__name__}"
+    return None
 
 
 def _check_encodable(text: str, error: type[Exception], what: str) -> None:

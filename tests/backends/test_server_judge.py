@@ -548,3 +548,39 @@ def test_an_unreachable_run_code_server_is_asked_again_not_kept():
     assert isinstance(first, RunCodeServer) and registry.shared(url) is not first
     result, meta = parity.check_correctness(url, A_PLUS_B, "print(3)")
     assert result == [-1] and meta[0]["status"] == "api_error"
+
+
+# -- a submission the wire cannot carry ---------------------------------------------------------------------
+# A call case's expected value is compared on the judge's side as a Python value (a set, bytes, a Fraction are
+# all valid for the embedded judge), but /judge takes JSON. Broke (fixed): ServerJudge raised json's TypeError,
+# out of judge_many's generator too, so the batch's other submissions got no result and a whole reward step
+# (TRL's, verl's) failed instead of one sample being masked. Now that submission alone is SE, as an
+# interactive problem is.
+
+
+def test_one_submission_the_wire_cannot_carry_does_not_sink_its_batch(server):
+    with judgebox.connect(server.url) as backend:
+        tag = uuid.uuid4().hex
+        submissions = [backend.submission(f"def f(): return 1  # {tag}", [Case.call("f", [], 1)]),
+                       backend.submission("def f(): return {1}", [Case.call("f", [], {1})]),
+                       backend.submission(f"def f(): return 2  # {tag}", [Case.call("f", [], 2)])]
+        results = dict(backend.judge_many(submissions))
+        single = backend.judge("def f(): return b'ab'", [Case.call("f", [], b"ab")])
+    assert results[0].verdict is Verdict.AC and results[2].verdict is Verdict.AC
+    assert results[1].verdict is Verdict.SE and "no JSON form" in results[1].message
+    assert single.verdict is Verdict.SE and "no JSON form" in single.message
+
+
+def test_run_code_closed_under_way_answers_every_request():
+    """Held (review of the run_code facade): Judge.close(cancel=True) while Judge.run_code waits gives every
+    request an answer (errors in verl's wording for those not run), promptly, and no hang."""
+    judge = judgebox.Judge(slots=1)
+    spin = "import time\nt = time.time()\nwhile time.time() - t < 5: pass\nprint(1)"
+    answers: list = []
+    thread = threading.Thread(target=lambda: answers.extend(judge.run_code([{"code": spin}] * 3)), daemon=True)
+    thread.start()
+    time.sleep(1)
+    judge.close(cancel=True)
+    thread.join(15)
+    assert not thread.is_alive() and len(answers) == 3
+    assert all(a.error is not None or a.response["status"] == "SandboxError" for a in answers), answers

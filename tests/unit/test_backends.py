@@ -108,3 +108,41 @@ def test_an_unknown_backend_is_refused():
 def test_bad_ray_options_are_refused_before_joining_a_cluster(options):
     with pytest.raises(InvalidInput, match="positive whole number"):
         judgebox.connect("ray://", **options)
+
+
+# Addresses found to name a host nobody gave (review of the registry): endpoint_urls strips a URL's trailing '/',
+# so "judgebox://" became "judgebox:", which the scheme rule read as the host "judgebox", and "ray://" in a list
+# became the host "ray" on the first URL's scheme. Broke (fixed): each made a ServerJudge that would send the
+# programs and the problems' tests to whatever host answers to that name.
+@pytest.mark.parametrize("address", ["judgebox://", "judgebox://127.0.0.1:1,ray://",
+                                     ["judgebox://127.0.0.1:1", "ray://"], "http://127.0.0.1:1,http://",
+                                     "http://[::1", "http://127.0.0.1:port"])
+def test_an_address_that_names_no_server_is_refused(address):
+    """(``http://[::1`` raised urllib's ValueError, outside judgebox's errors.)"""
+    with pytest.raises(UnknownAddress):
+        registry.check_address(address)
+    with pytest.raises(UnknownAddress):
+        judgebox.connect(address, timeout=1)
+
+
+@pytest.mark.parametrize("address", ["", "LOCAL", "local ", "local://", "ray", "file:///etc/passwd", b"local", 123,
+                                     [], "judgebox://127.0.0.1:1,ray://x"])
+def test_no_bad_address_falls_back_to_a_backend(address):
+    with pytest.raises(UnknownAddress):
+        registry.check_address(address)
+
+
+@pytest.mark.parametrize("timeout", [-1, 0, float("inf"), "x", True])
+def test_a_server_backend_refuses_a_timeout_no_call_can_meet(timeout):
+    """Broke (fixed): timeout=-1 or 0 was taken, and then every submission was SE ("the deadline of -1 s passed
+    after 0 attempt(s)"): every sample of a training step masked, silently; "x" failed later, a TypeError."""
+    with pytest.raises(InvalidInput, match="timeout"):
+        judgebox.connect("judgebox://127.0.0.1:9", timeout=timeout)
+
+
+@pytest.mark.parametrize("address, options", [(None, {"token": "x"}), ("judgebox://127.0.0.1:9", {"slots": 2}),
+                                              ("ray://", {"timeout": 1})])
+def test_an_option_a_backend_does_not_take_is_invalid_input(address, options):
+    """Broke (fixed): Python's TypeError, outside judgebox's errors; now said before anything is made."""
+    with pytest.raises(InvalidInput, match="unexpected keyword argument"):
+        judgebox.connect(address, **options)

@@ -1,5 +1,6 @@
 import json
 import re
+from fractions import Fraction
 
 import pytest
 
@@ -171,3 +172,17 @@ def test_open_r1_cases_beside_another_form_are_refused():
         load_problem({**VERIFICATION_INFO, "inputs": ["1"], "outputs": ["1"]})
     with pytest.raises(InvalidCases, match="official_tests and test_cases are two forms"):
         load_problem({**VERIFICATION_INFO, "official_tests": [{"input": "1", "output": "1"}]})
+
+
+@pytest.mark.parametrize("args", [[{1, 2}], [b"ab"], [{1: "a"}], [[1, Fraction(1, 2)]]],
+                         ids=["set", "bytes", "int key", "Fraction"])
+def test_call_arguments_json_cannot_carry_are_invalid_cases(args):
+    """The program's side reads its arguments as JSON. Broke (fixed): a set or bytes raised TypeError out of
+    judge() when the case ran; an int key became a text key, another argument than the one given."""
+    with pytest.raises(InvalidCases, match="has no JSON form"):
+        Case.call("f", args, 1)
+
+
+def test_an_expected_value_json_cannot_carry_is_still_a_value():
+    """Expected values are compared on the judge's side, as Python values: a set stays a set."""
+    assert Case.call("f", [[1, 2]], {1, 2}).expected_value == {1, 2}

@@ -247,3 +247,15 @@ def test_the_protocol_imports_with_the_standard_library_alone():
     done = subprocess.run([sys.executable, "-I", "-S", "-c", script, str(path)], capture_output=True, text=True,
                           timeout=60, check=True)
     assert done.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize(("name", "value"), [("wall_time", float("inf")), ("cpu_time", float("nan")),
+                                             ("memory_mb", -1), ("run_time", float("inf")), ("processes", 0)])
+def test_a_limit_no_limits_record_can_hold_is_refused(name, value):
+    """Defence in depth: only the judge writes requests, from Limits it checked, but a wall_time of Infinity
+    read here would be a run with no backstop (the readers checked types only)."""
+    wire = {**RunLimits(cpu_time=1.0, wall_time=5.0, run_time=None, memory_mb=256, output_bytes=1 << 20,
+                        processes=8, file_size_bytes=1 << 20, open_files=64, returned_output_bytes=0).to_wire(),
+            name: value}
+    with pytest.raises(ValueError, match=name):
+        RunLimits.from_wire(wire)

@@ -23,7 +23,9 @@ per address and process (a forked or pickled-then-rebuilt caller opens its own):
 
 from __future__ import annotations
 
+import functools
 import importlib
+import inspect
 import os
 import threading
 from collections.abc import Callable, Sequence
@@ -32,7 +34,7 @@ from typing import Any
 
 from judgebox.backend import Backend
 from judgebox.backends.sandboxfusion import RunCodeServer
-from judgebox.errors import UnknownAddress
+from judgebox.errors import InvalidInput, UnknownAddress
 
 # scheme -> the backend class (module:name, imported on first use: Ray's only when asked for), made as
 # Backend(what follows "scheme://", or None, **options). The embedded judge takes no address, and
@@ -118,17 +120,28 @@ def _make(address: Address, options: dict[str, Any]) -> tuple[Backend | RunCodeS
     """The backend, and whether it is known for what it is (False: a /run_code server that could not be
     asked whether it is a judgebox)."""
     if address is None or address == "local":
-        return _backend("local")(**options), True
+        return _made("local", **options), True
     if (one := _one_address_backend(address)) is not None:  # ray://host:port, and any other backend of one
         scheme, rest = one                                   # address
-        return _backend(scheme)(rest or None, **options), True
+        return _made(scheme, rest or None, **options), True
     make: Callable[..., tuple[Backend | RunCodeServer, bool]] = _load(SERVER_URLS["make"])
-    return make(address, options, _backend("judgebox"))
+    return make(address, options, functools.partial(_made, "judgebox"))
 
 
 def _backend(scheme: str) -> Callable[..., Backend]:
     made: Callable[..., Backend] = _load(BACKENDS[scheme])
     return made
+
+
+def _made(scheme: str, *args: Any, **options: Any) -> Backend:
+    """The backend of ``scheme`` made with ``args`` and ``options``; an option it does not take is the caller's
+    error (InvalidInput), said before anything is made."""
+    backend = _backend(scheme)
+    try:
+        inspect.signature(backend).bind(*args, **options)
+    except TypeError as exc:
+        raise InvalidInput(f"{scheme} backend ({backend.__name__}): {exc}") from None
+    return backend(*args, **options)
 
 
 def _load(path: str) -> Any:

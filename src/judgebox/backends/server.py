@@ -14,6 +14,7 @@ of the judging service is never a verdict on the program, and never an exception
 from __future__ import annotations
 
 import asyncio
+import math
 import threading
 from collections.abc import Iterable, Iterator
 from typing import Any
@@ -23,9 +24,9 @@ from pydantic import ValidationError
 from judgebox.backend import Backend, BackendStats, RunCodeResult
 from judgebox.backends.sandboxfusion import RunCodeServer
 from judgebox.client import AsyncClient, Client, ClientError
-from judgebox.errors import JudgeClosed
+from judgebox.errors import InvalidInput, JudgeClosed
 from judgebox.judging.judge import Judge
-from judgebox.types import JudgeResult, Submission
+from judgebox.types import JudgeResult, Submission, not_json
 from judgebox.verdicts import Verdict
 from judgebox.wire.bodies import submission_body
 from judgebox.wire.convert import judge_result
@@ -46,6 +47,10 @@ class ServerJudge(Backend):
 
     def __init__(self, address: str | list[str], token: str | None = None, concurrency: int | None = None,
                  timeout: float | None = None) -> None:
+        # a timeout no call can meet would make every submission SE: every sample of a run masked, silently
+        if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, (int, float))
+                                    or not 0 < timeout < math.inf):
+            raise InvalidInput(f"timeout is a number of seconds above 0, or None; got {timeout!r}")
         self.timeout = timeout
         self._options: dict[str, Any] = {"token": token, "timeout": 600.0 if timeout is None else timeout,
                                          "max_attempts": 4}
@@ -211,11 +216,18 @@ def _result(submission: Submission, answer: Any) -> JudgeResult:
 
 
 def _unsendable(submission: Submission) -> JudgeResult | None:
-    """SE for a submission /judge cannot carry: an interactive problem (the wire has cases, no interactor;
-    judged without it, a program printing nothing would pass), else None."""
-    if submission.interactor is None:
-        return None
-    return _failed(submission, "an interactive problem needs the embedded judge or Ray: /judge takes no interactor")
+    """SE for a submission /judge cannot carry, else None: an interactive problem (the wire has cases, no
+    interactor; judged without it, a program printing nothing would pass), or a call case whose values JSON
+    cannot carry as they are (a set or bytes expected: valid for the embedded judge, which compares Python
+    values, but the server would judge another value or none). Raised instead, it would sink a whole batch."""
+    if submission.interactor is not None:
+        return _failed(submission, "an interactive problem needs the embedded judge or Ray: /judge takes no "
+                                   "interactor")
+    for number, case in enumerate(submission.cases, 1):
+        if case.kind == "call" and (unfit := not_json([case.args, case.expected_value])) is not None:
+            return _failed(submission, f"case {number}'s values need the embedded judge or Ray: /judge takes "
+                                       f"JSON, and {unfit} has no JSON form")
+    return None
 
 
 def _failed(submission: Submission, cause: object) -> JudgeResult:

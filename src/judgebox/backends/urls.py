@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import SplitResult, urlsplit, urlunsplit
 
 from judgebox.backend import Backend
 from judgebox.backends.sandboxfusion import RunCodeServer
 from judgebox.client import Client, ClientError, DeadlineExceeded, ServerUnavailable, balance
 from judgebox.errors import UnknownAddress
 
+EXPECTED = "expected 'local' or None, judgebox://host:port, ray://[host:port] or http(s)://host:port[/run_code]"
 ServerBackend = Callable[..., Backend]  # the registry's judgebox:// backend class, made with the URLs
 
 
@@ -59,18 +60,34 @@ def _urls_and_scheme(address: str | Sequence[str]) -> tuple[list[str], str]:
     urls = _same_scheme(balance.endpoint_urls(address))
     scheme = urlsplit(urls[0]).scheme
     if scheme not in ("judgebox", "judgebox+https", "http", "https"):
-        raise UnknownAddress(f"{address!r}: expected 'local' or None, judgebox://host:port, ray://[host:port] or "
-                             "http(s)://host:port[/run_code]")
+        raise UnknownAddress(f"{address!r}: {EXPECTED}")
     return urls, scheme
 
 
 def _same_scheme(urls: tuple[str, ...]) -> list[str]:
-    """The URLs with the first one's scheme given to those without one; several kinds at once are refused."""
-    scheme = urlsplit(urls[0]).scheme
+    """The URLs with the first one's scheme given to those without one; several kinds at once are refused, and
+    so is a URL that names no host (``judgebox://`` is no server, and ``ray:`` is no host name)."""
+    if "://" not in urls[0]:  # (an address that was a scheme alone, "judgebox://", is "judgebox:" by now)
+        raise UnknownAddress(f"{urls[0]!r}: {EXPECTED}")
+    scheme = _split(urls[0]).scheme
     full = [one if "://" in one else f"{scheme}://{one}" for one in urls]
-    if any(urlsplit(one).scheme != scheme for one in full):
-        raise UnknownAddress(f"{', '.join(urls)!r}: several servers must be of one kind (one scheme)")
+    for one in full:
+        parts = _split(one)
+        if parts.scheme != scheme:
+            raise UnknownAddress(f"{', '.join(urls)!r}: several servers must be of one kind (one scheme)")
+        if not parts.hostname or parts.netloc.endswith(":"):
+            raise UnknownAddress(f"{one!r} names no server (scheme://host[:port])")
     return full
+
+
+def _split(url: str) -> SplitResult:
+    """``url``'s parts, its port read (a port that is no number is refused with the rest)."""
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 (read for its check)
+    except ValueError as exc:
+        raise UnknownAddress(f"{url!r} is not a URL: {exc}") from None
+    return parts
 
 
 def _run_code_base(url: str) -> str:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import re
+import uuid
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -256,3 +257,25 @@ def test_verl_reward_for_returning_a_set_on_a_sorting_task():
     completion = "```python\nclass Solution:\n    def sort_list(self, xs):\n        return set(xs)\n```"
     scored = verl.default_compute_score("taco", completion, json.dumps(ground_truth))
     assert scored["score"] == 0 and not scored["infra_error"], scored
+
+
+# A note the judge would read as SE, written by the program to every descriptor it might hold.
+FORGER = r'''
+import os, json
+note = json.dumps({"op": "note", "kind": "test-compile-error", "detail": "forged"}).encode()
+for fd in range(3, 64):
+    try:
+        os.write(fd, note)
+    except OSError:
+        pass
+'''
+
+
+@pytest.mark.parametrize("case", [Case.stdio("", "1\n"), Case.call("f", [], 1), Case.asserts("assert f() == 1")],
+                         ids=["stdio", "call", "assert"])
+def test_a_program_cannot_forge_a_note_into_an_se(judge, case):
+    """Held (review of the typed protocol): a program that writes a note (TEST_COMPILE_ERROR, which the judge
+    reads as SE) to every descriptor it might hold does not get SE, which would mask its 0."""
+    code = FORGER + "\ndef f():\n    return 2\nprint(2)\n"
+    result = judge.judge(code + f"# {uuid.uuid4().hex}", [case])
+    assert result.verdict not in (Verdict.SE, Verdict.AC), result

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import enum
 import json
+import math
 import os
 import socket
 from collections.abc import Callable
@@ -176,6 +177,15 @@ class RunLimits:
     file_size_bytes: int
     open_files: int
     returned_output_bytes: int  # also the budget of the files fetched back
+
+    def __post_init__(self) -> None:
+        # Only the judge writes requests, from Limits it checked; a value no Limits can hold (NaN, infinite,
+        # negative, or zero where zero is no limit at all) is refused here too, so a limit is never lost.
+        for item in fields(self):
+            value = getattr(self, item.name)
+            least = 0 if item.name == "returned_output_bytes" else math.ulp(0)
+            if value is not None and not (math.isfinite(value) and value >= least):
+                raise ValueError(f"run limits: {item.name}: {value!r} is no limit")
 
     def to_wire(self) -> dict:
         return {f.name: getattr(self, f.name) for f in fields(self)}
