@@ -15,6 +15,10 @@ from judgebox.verdicts import Verdict, headline
 MiB = 1024 * 1024
 MAX_CODE_BYTES = 4 * MiB  # larger "programs" are data dumps or attacks on the judge, not solutions
 MAX_VALUE_DEPTH = 100  # call arguments and expected values nested deeper are not test data
+# The bound of one record, wherever one is read: the request body judgebox serve takes by default (a record
+# it could not be sent is not read whole either), a dataset's record or line, a server's answer or batch line
+# as the client decodes it. A decompression bomb costs about this much before it is refused.
+MAX_RECORD_BYTES = 64 * MiB
 
 
 @dataclass(frozen=True, slots=True)

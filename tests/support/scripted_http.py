@@ -10,7 +10,11 @@ import time
 
 
 def batch_line(index: int, verdict: str = "AC") -> bytes:
-    result = {"verdict": verdict, "score": 1.0, "passed": 1, "total": 1, "message": "", "cases": [],
+    """A /judge/batch line for a one-case submission, as a judgebox serve writes it."""
+    case = {"verdict": verdict, "cpu_time": 0.0, "wall_time": 0.0, "memory_bytes": 0, "exit_code": 0, "signal": None,
+            "stdout": "", "stderr": "", "stdout_truncated": False, "stderr_truncated": False, "stdout_length": 0,
+            "stderr_length": 0, "message": ""}
+    result = {"verdict": verdict, "score": 1.0, "passed": 1, "total": 1, "message": "", "cases": [case],
               "wall_time": 0.0, "cpu_time": 0.0, "queue_time": 0.0}
     return json.dumps({"index": index, "result": result}).encode() + b"\n"
 

@@ -210,9 +210,18 @@ async def _opened(address: str | list[str], options: dict[str, Any]) -> AsyncCli
 
 def _result(submission: Submission, answer: Any) -> JudgeResult:
     try:
-        return judge_result(answer if isinstance(answer, JudgeResponse) else JudgeResponse.model_validate(answer))
+        result = judge_result(answer if isinstance(answer, JudgeResponse) else JudgeResponse.model_validate(answer))
     except (ValidationError, ValueError) as exc:
         return _failed(submission, f"the server's answer is not a judge result: {exc}")
+    # An answer is for the submission sent: its cases, and an AC only with every one of them AC. An answer for
+    # fewer cases (a server that judged another submission, or a broken one) would be a reward unearned.
+    total = len(submission.cases)
+    if result.total != total or len(result.cases) > total or (
+            result.verdict is Verdict.AC and (len(result.cases) != total
+                                              or any(c.verdict is not Verdict.AC for c in result.cases))):
+        return _failed(submission, f"the server's answer is not for the {total} case(s) sent: its total is "
+                                   f"{result.total}, with {len(result.cases)} case result(s), verdict {result.verdict}")
+    return result
 
 
 def _unsendable(submission: Submission) -> JudgeResult | None:

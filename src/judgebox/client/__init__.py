@@ -250,6 +250,7 @@ class Client(_Base):
             try:
                 response = self._http.send(self._request(call, lease.endpoint, path, body), stream=True)
                 content = b"" if stream and response.is_success else self._body(call, response)
+                response = response if response.is_success else _read_as(response, content)
             except httpx.TransportError as exc:
                 _transport_failed(lease, exc)
                 time.sleep(call.retry(exc))
@@ -266,11 +267,10 @@ class Client(_Base):
             time.sleep(call.retry(response))
 
     def _body(self, call: _Call, response: httpx.Response) -> bytes:
-        """The answer's content, read chunk by chunk: the call's deadline is checked between them."""
-        if not response.is_success:
-            return response.read()
+        """The answer's content, read chunk by chunk: the call's deadline and the answer's bound are checked
+        at each (:meth:`_Call.take`)."""
         try:
-            return b"".join(call.beat(chunk) for chunk in response.iter_bytes())
+            return b"".join(call.take(chunk) for chunk in _chunks(response))
         finally:
             response.close()
 
@@ -281,7 +281,11 @@ class Client(_Base):
             while True:
                 response, lease, _ = self._send(call, "/judge/batch", call.batch(submissions), stream=True)
                 try:
-                    for text in response.iter_lines():
+                    for chunk in _chunks(response):
+                        for text in call.lines(chunk):
+                            if (reply := call.line(text, lease)) is not None:
+                                yield reply
+                    for text in call.rest():
                         if (reply := call.line(text, lease)) is not None:
                             yield reply
                     done, delay = call.finished(lease), 0.0
@@ -367,6 +371,7 @@ class AsyncClient(_Base):
             try:
                 response = await self._http.send(self._request(call, lease.endpoint, path, body), stream=True)
                 content = b"" if stream and response.is_success else await self._body(call, response)
+                response = response if response.is_success else _read_as(response, content)
             except httpx.TransportError as exc:
                 _transport_failed(lease, exc)
                 await asyncio.sleep(call.retry(exc))
@@ -383,10 +388,8 @@ class AsyncClient(_Base):
             await asyncio.sleep(call.retry(response))
 
     async def _body(self, call: _Call, response: httpx.Response) -> bytes:
-        if not response.is_success:
-            return await response.aread()
         try:
-            return b"".join([call.beat(chunk) async for chunk in response.aiter_bytes()])
+            return b"".join([call.take(chunk) async for chunk in _achunks(response)])
         finally:
             await response.aclose()
 
@@ -398,7 +401,11 @@ class AsyncClient(_Base):
             while True:
                 response, lease, _ = await self._send(call, "/judge/batch", call.batch(submissions), stream=True)
                 try:
-                    async for text in response.aiter_lines():
+                    async for chunk in _achunks(response):
+                        for text in call.lines(chunk):
+                            if (reply := call.line(text, lease)) is not None:
+                                yield reply
+                    for text in call.rest():
                         if (reply := call.line(text, lease)) is not None:
                             yield reply
                     done, delay = call.finished(lease), 0.0
@@ -416,3 +423,28 @@ class AsyncClient(_Base):
             for reply in call.flush():  # the SE lines held back for an endpoint that could not be asked
                 yield reply
             raise
+
+
+def _chunks(response: httpx.Response) -> Iterator[bytes]:
+    """The response's decoded bytes; a body that does not decode (gzip that is not) is a broken answer, as a
+    broken connection is: the endpoint's failure."""
+    try:
+        yield from response.iter_bytes()
+    except httpx.DecodingError as exc:
+        raise httpx.RemoteProtocolError(f"the answer does not decode: {exc}") from exc
+
+
+async def _achunks(response: httpx.Response) -> AsyncIterator[bytes]:
+    try:
+        async for chunk in response.aiter_bytes():
+            yield chunk
+    except httpx.DecodingError as exc:
+        raise httpx.RemoteProtocolError(f"the answer does not decode: {exc}") from exc
+
+
+def _read_as(response: httpx.Response, content: bytes) -> httpx.Response:
+    """An error answer, its body read within the bound (:meth:`_Call.take`), as a response whose ``content`` and
+    ``json()`` the retry rules read (its decoded body: no content encoding left)."""
+    headers = [(name, value) for name, value in response.headers.multi_items()
+               if name.lower() not in ("content-encoding", "content-length", "transfer-encoding")]
+    return httpx.Response(response.status_code, headers=headers, content=content, request=response.request)

@@ -24,6 +24,7 @@ from judgebox.client.answers import (
     _Traced,
 )
 from judgebox.client.balance import Endpoint, Lease
+from judgebox.types import MAX_RECORD_BYTES
 from judgebox.wire.schemas import JudgeResponse, RunCodeResponse
 
 RETRY_STATUSES = frozenset({429, 502, 503, 504})
@@ -32,6 +33,9 @@ KEEPALIVE_HEADER = "X-Judgebox-Keepalive"  # "1": the server is to keep the requ
 KEEPALIVE_PATHS = frozenset({"/judge", "/judge/batch"})  # the paths the client asks it on
 KEEPALIVE = 1.0  # seconds between a kept-alive request's whitespace bytes (the server's side)
 IDLE_TIMEOUT = 3 * KEEPALIVE  # seconds without a byte after which a kept-alive attempt is its endpoint's failure
+# An answer (or one line of a batch stream), as decoded: past it, the endpoint's failure. A gzip body inflates
+# about a thousandfold, so a small answer could otherwise fill the caller's memory.
+MAX_ANSWER_BYTES = MAX_RECORD_BYTES
 
 
 Reply = TypeVar("Reply", bound=_Traced)
@@ -57,6 +61,8 @@ class _Call:
         self.reserved = False  # the last attempt's read timeout was short of the time left (its endpoint's failure)
         self.doubted: set[int] = set()  # the answers (a batch's indices; 0 for a call's) asked again after an SE
         self.held: dict[int, Any] = {}  # SE answers held back while another endpoint is asked (keys as doubted)
+        self.taken = 0  # bytes of the answer being read (of a batch: of its line being read)
+        self.partial = bytearray()  # of a batch: the line being read
 
     def left(self) -> float:
         return self.ends - time.monotonic()
@@ -75,6 +81,7 @@ class _Call:
             raise self.expired()
         self.attempts += 1
         self.lined = time.monotonic()
+        self.taken, self.partial = 0, bytearray()
         if self.keepalive:
             self.reserved = IDLE_TIMEOUT < left
             wait = min(IDLE_TIMEOUT, left)
@@ -113,16 +120,39 @@ class _Call:
             raise self.expired() from cause
         return delay
 
+    def take(self, chunk: bytes) -> bytes:
+        """A chunk of an answer. The call's deadline and the answer's bound are checked at every chunk: a
+        server trickling bytes, or inflating a small body, holds the call no longer and no larger than they
+        allow (httpx's timeouts are per read)."""
+        self.taken += len(chunk)
+        if self.taken > MAX_ANSWER_BYTES:
+            raise httpx.RemoteProtocolError(f"an answer (or a batch line) over {MAX_ANSWER_BYTES} bytes")
+        return self.beat(chunk)
+
+    def lines(self, chunk: bytes) -> list[str]:
+        """The batch stream's lines that ``chunk`` completes, each bounded as an answer is."""
+        self.take(chunk)
+        self.partial += chunk
+        *complete, rest = self.partial.split(b"\n")
+        if complete:
+            self.partial, self.taken = bytearray(rest), len(rest)
+        return [line.decode("utf-8", "replace").rstrip("\r") for line in complete]
+
+    def rest(self) -> list[str]:
+        """The stream ended: its last line, if it had no line break."""
+        rest, self.partial = self.partial, bytearray()
+        return [rest.decode("utf-8", "replace")] if rest.strip() else []
+
     def beat(self, chunk: bytes = b"") -> bytes:
-        """A chunk of a kept-alive answer came (a batch's blank line: none): raises when the deadline passed
-        during a keepalive, or (of a batch) no line came within ``line_timeout`` while another endpoint is left."""
-        if chunk.isspace() or not chunk:
-            if self.left() <= 0:
-                raise self.expired()  # a live endpoint, slower than the caller: not its failure
-            if self.line_timeout is not None and time.monotonic() - self.lined > self.line_timeout \
-                    and not self.spent() and self.owner._pool.untried(self.tried):
-                self.reserved = True
-                raise httpx.ReadTimeout(f"no batch line within line_timeout={self.line_timeout:g} s")
+        """A chunk of an answer came (a keepalive's or a batch's blank line: none): raises when the deadline
+        passed, or (of a batch) no line came within ``line_timeout`` while another endpoint is left."""
+        if self.left() <= 0:
+            raise self.expired()  # a live endpoint, slower than the caller (or trickling): not its failure
+        if (chunk.isspace() or not chunk) and self.line_timeout is not None \
+                and time.monotonic() - self.lined > self.line_timeout \
+                and not self.spent() and self.owner._pool.untried(self.tried):
+            self.reserved = True
+            raise httpx.ReadTimeout(f"no batch line within line_timeout={self.line_timeout:g} s")
         return chunk
 
     def kept_error(self, content: bytes) -> httpx.Response | None:
@@ -143,7 +173,7 @@ class _Call:
         """The answer as ``model`` (with the call's request id), or as plain JSON without one."""
         try:
             reply = model.model_validate_json(content) if model else json.loads(content)
-        except (ValidationError, ValueError) as exc:
+        except (ValidationError, ValueError, RecursionError) as exc:  # (JSON nested past the parser's depth)
             expected = f"a {model.__name__}" if model else "JSON"
             raise BadAnswer(f"the server's answer is not {expected}: {exc}", self.request_id) from None
         if model:

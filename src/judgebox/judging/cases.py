@@ -50,14 +50,11 @@ from typing import Any
 
 from judgebox import checkers
 from judgebox.errors import InvalidCases, JudgeboxError
-from judgebox.types import Case, Limits, MiB
+from judgebox.types import MAX_RECORD_BYTES, Case, Limits, MiB
 
 __all__ = ["MAX_JSON_VALUES", "MAX_RECORD_BYTES", "JsonValues", "Problem", "json_error", "json_values", "load_cases",
            "load_problem", "over_bound", "over_values"]
 
-# The request body judgebox serve takes by default: a record it could not be sent is not read whole
-# either. A decompression bomb costs about this much before it is refused.
-MAX_RECORD_BYTES = 64 * MiB
 # The JSON values one record may make (8 Mi): json.loads makes at most ~60 bytes of Python objects of each
 # (an empty dict, 64), so a record costs a few times the byte bound once parsed, never 25 times
 MAX_JSON_VALUES = MAX_RECORD_BYTES // 8

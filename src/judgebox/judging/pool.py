@@ -49,11 +49,17 @@ from judgebox.types import Limits
 class Tenant:
     """Whom the pool is fair between. Its fields belong to the pool (under its lock)."""
 
-    __slots__ = ("_groups", "_running")
+    __slots__ = ("_groups", "_running", "last_start")
 
     def __init__(self) -> None:
         self._groups: deque[Group] = deque()  # groups with queued jobs it may take: its own, and those lent it
         self._running = 0
+        self.last_start: float | None = None  # the time.monotonic() its latest job started at
+
+    @property
+    def running(self) -> int:
+        """Its jobs on slots now (read without the pool's lock: a moment's figure)."""
+        return self._running
 
 
 class Group:
@@ -273,6 +279,7 @@ class WorkerPool:
                 group._running += 1
                 self.jobs_started += 1
                 now = time.monotonic()
+                tenant.last_start = now
                 if group.started is None:
                     group.started = now
                 _start_followers(group, now)

@@ -7,7 +7,9 @@ and the pool is fair between them (``judgebox.judging.pool``). What this module 
   ``/judge/batch`` are one request, so one batch cannot fill the bound and shut the other clients out;
 - a deadline for the request's first job to start on a slot (the server's ``--max-wait``, or less when
   the caller's budget is less): past it, its queued jobs are cancelled and :class:`Overloaded` raised (the
-  server answers 504, which verl and the judgebox client retry);
+  server answers 504, which verl and the judgebox client retry). A submission of a ``/judge/batch`` waiting
+  behind its own batch's work is served, not shut out: its wait starts again while the batch has work on a
+  slot (or started some within the wait);
 - the client hanging up: its queued jobs are cancelled (jobs already running finish) and
   :class:`ClientGone` raised.
 
@@ -18,6 +20,7 @@ the program: its limits are enforced by the sandbox from the moment it starts.
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
@@ -79,6 +82,10 @@ class Admission:
                     if watcher.exception() is None:
                         raise ClientGone("the client disconnected")
                     watcher = None  # the receive channel failed: stop watching, keep judging
+                elif _progressing(group.tenant, time.monotonic() - wait):
+                    # the request's other work holds slots (a batch's earlier submissions): it is being served,
+                    # not shut out, so its wait starts again
+                    deadline = loop.time() + wait
                 elif self._cancel(group, unless_started=True):
                     raise Overloaded(f"no sandbox slot became free within {wait:g} s; retry later")
         finally:
@@ -91,3 +98,9 @@ class Admission:
                 task.cancel()
             if watcher is not None:
                 watcher.cancel()
+
+
+def _progressing(tenant: Tenant, since: float) -> bool:
+    """Whether the request ``tenant`` stands for has work on a slot, or started some after ``since`` (on the
+    pool's clock, time.monotonic())."""
+    return tenant.running > 0 or (tenant.last_start is not None and tenant.last_start > since)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import dataclasses
 import json
 import logging
 import os
@@ -41,12 +42,16 @@ from judgebox.sandbox.config import SandboxConfig
 from judgebox.server.admission import Admission, ClientGone, Overloaded
 from judgebox.server.metrics import Metrics
 from judgebox.server.middleware import BodySizeLimit, RequestFrame, request_id
+from judgebox.types import Limits, Submission
 from judgebox.wire import convert, schemas
 from judgebox.wire import datasets as wire_datasets
 from judgebox.wire.schemas import BatchLine, BatchRequest, JudgeRequest, JudgeResponse, RunCodeRequest, RunCodeResponse
 
 log = logging.getLogger("judgebox.server")
 OPEN_PATHS = {"/v1/ping", "/health"}  # reachable without the token
+# The output one /judge answer (or batch line) returns, its cases' stdout and stderr together: an eighth of the
+# bound a client reads an answer within, as JSON may write a control byte in six.
+ANSWER_OUTPUT_BYTES = MAX_RECORD_BYTES // 8
 
 
 @dataclass(frozen=True)
@@ -224,8 +229,9 @@ def create_app(settings: ServerSettings | None = None, judge: Judge | None = Non
         else:
             raise RequestValidationError([{"loc": ("body", "cases"), "msg": "give cases or test_cases",
                                            "type": "missing"}])
-        submission = judge.submission(body.code, cases, body.language, convert.limits_from(body.limits),
-                                      body.checker, body.stop_on_first_failure)
+        submission = _output_shared(judge.submission(body.code, cases, body.language,
+                                                     convert.limits_from(body.limits), body.checker,
+                                                     body.stop_on_first_failure))
         result, group = await admission().run(lambda: judge.judge_submission_async(submission), gone=gone,
                                               tenant=tenant, caller=caller)
         waited = _queue_time(group, arrived)
@@ -384,6 +390,22 @@ class _StampArrival:
     async def __call__(self, scope: dict, receive: object, send: object) -> None:
         scope["judgebox.arrived"] = time.monotonic()
         await self.app(scope, receive, send)  # type: ignore[operator]
+
+
+def _output_shared(submission: Submission) -> Submission:
+    """``submission`` with the output its answer returns bounded as a whole: ``ANSWER_OUTPUT_BYTES`` shared by
+    its cases' stdout and stderr (each case's own bound, if less, kept). Bounded per case alone, a request of a
+    few KB (10,000 cases of a program printing 1 MiB to each stream) would make the server hold ~20 GiB."""
+    share = ANSWER_OUTPUT_BYTES // (2 * len(submission.cases))
+
+    def bounded(limits: Limits) -> Limits:
+        if limits.returned_output_bytes <= share:
+            return limits
+        return limits.replace(returned_output_bytes=share)
+
+    cases = tuple(case if case.limits is None else dataclasses.replace(case, limits=bounded(case.limits))
+                  for case in submission.cases)
+    return dataclasses.replace(submission, limits=bounded(submission.limits), cases=cases)
 
 
 def _arrival(request: Request) -> float:
