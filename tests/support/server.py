@@ -14,7 +14,9 @@ def free_port() -> int:
 class Server:
     """A real ``judgebox serve`` process on a loopback port, for as long as the context lasts."""
 
-    def __init__(self, *args: str, env: dict | None = None, port: int | None = None) -> None:
+    def __init__(self, *args: str, env: dict | None = None, port: int | None = None,
+                 open_files: int | None = None) -> None:
+        """``open_files``: the server runs under that descriptor limit (soft and hard), as a small machine's would."""
         import os
         import subprocess
         import sys
@@ -24,8 +26,10 @@ class Server:
 
         self.port = port or free_port()  # a given port: a server restarted where a killed one was
         self.url = f"http://127.0.0.1:{self.port}"
-        command = [sys.executable, "-m", "judgebox.tools.cli", "serve", "--port", str(self.port), "--log-level",
-                   "warning", *args]
+        start = ["-m", "judgebox.tools.cli"] if open_files is None else [
+            "-c", f"import resource, sys; resource.setrlimit(resource.RLIMIT_NOFILE, ({open_files}, {open_files})); "
+                  "from judgebox.tools.cli import main; sys.exit(main(sys.argv[1:]))"]
+        command = [sys.executable, *start, "serve", "--port", str(self.port), "--log-level", "warning", *args]
         self.process = subprocess.Popen(command, env={**os.environ, **(env or {})})
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:

@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import json
 import socket
-import subprocess
-import sys
 import time
 
 import httpx
@@ -16,7 +14,7 @@ import pytest
 
 from judgebox import Case
 from judgebox.backends.server import ServerJudge
-from support.server import Server, free_port
+from support.server import Server
 
 ECHO = "print(input())"
 
@@ -81,39 +79,20 @@ def test_a_small_request_cannot_make_the_server_hold_every_cases_output(small):
                    "were dropped. uvicorn closes no connection before its first request, and judgebox serve neither "
                    "bounds connections nor keeps descriptors for its sandbox (the usual soft limit is 1024)")
 def test_idle_half_open_connections_do_not_make_another_callers_run_se():
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
-    limited = ("import resource, sys; resource.setrlimit(resource.RLIMIT_NOFILE, (256, 256)); "
-               "from judgebox.tools.cli import main; sys.exit(main(sys.argv[1:]))")
-    process = subprocess.Popen([sys.executable, "-c", limited, "serve", "--port", str(port), "--workers", "1",
-                                "--log-level", "critical"], stderr=subprocess.DEVNULL)
     held: list[socket.socket] = []
-    try:
-        deadline = time.monotonic() + 90
-        while time.monotonic() < deadline:
-            try:
-                if httpx.get(url + "/health", timeout=2).json()["languages"] != "pending":
-                    break
-            except (httpx.TransportError, ValueError):
-                pass
-            time.sleep(0.2)
-        with httpx.Client(timeout=30) as victim:
-            body = {"code": ECHO, "cases": [{"stdin": "1", "expected_output": "1"}]}
-            assert victim.post(url + "/judge", json=body).json()["verdict"] == "AC"
-            for _ in range(300):
-                held.append(socket.create_connection(("127.0.0.1", port)))
-                held[-1].sendall(b"POST /judge HTTP/1.1\r\nHost: judge\r\n")
-            time.sleep(1.0)
-            body = {"code": ECHO, "cases": [{"stdin": "2", "expected_output": "2"}]}
-            answer = victim.post(url + "/judge", json=body)
-    finally:
-        for connection in held:
-            connection.close()
-        process.terminate()
+    with Server("--workers", "1", open_files=256) as server:
+        server.wait_for_self_tests()
         try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+            with httpx.Client(timeout=30) as victim:
+                body = {"code": ECHO, "cases": [{"stdin": "1", "expected_output": "1"}]}
+                assert victim.post(server.url + "/judge", json=body).json()["verdict"] == "AC"
+                for _ in range(300):
+                    held.append(socket.create_connection(("127.0.0.1", server.port)))
+                    held[-1].sendall(b"POST /judge HTTP/1.1\r\nHost: judge\r\n")
+                time.sleep(1.0)
+                body = {"code": ECHO, "cases": [{"stdin": "2", "expected_output": "2"}]}
+                answer = victim.post(server.url + "/judge", json=body)
+        finally:
+            for connection in held:
+                connection.close()
     assert answer.status_code == 200 and answer.json()["verdict"] == "AC", answer.text[:300]
-

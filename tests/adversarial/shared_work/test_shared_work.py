@@ -500,39 +500,14 @@ def test_a_json_body_within_the_limit_costs_the_server_about_the_limit():
 # RLIMIT_NOFILE 256 the 211th request was SandboxError 'Too many open files', later ones HTTP 500, and every
 # caller's Python /judge after it SE, for good
 def test_header_less_run_code_requests_do_not_exhaust_the_servers_file_descriptors():
-    import subprocess
-    import sys
-
-    from support.server import free_port
-
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
-    limited = ("import resource, sys; resource.setrlimit(resource.RLIMIT_NOFILE, (256, 256)); "
-               "from judgebox.tools.cli import main; sys.exit(main(sys.argv[1:]))")
-    process = subprocess.Popen([sys.executable, "-c", limited, "serve", "--port", str(port), "--workers", "2",
-                                "--log-level", "critical"], stderr=subprocess.DEVNULL)
-    try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            try:
-                if httpx.get(url + "/health", timeout=2).json()["languages"] != "pending":
-                    break
-            except (httpx.TransportError, ValueError):
-                pass
-            time.sleep(0.2)
+    with Server("--workers", "2", open_files=256) as server:
+        server.wait_for_self_tests()
         statuses = []
         for _ in range(300):  # what a SandboxFusion client (no caller header) sends, over and over
-            answer = httpx.post(url + "/run_code", json={"code": "echo 1", "language": "bash"}, timeout=30)
+            answer = httpx.post(server.url + "/run_code", json={"code": "echo 1", "language": "bash"}, timeout=30)
             statuses.append(answer.json().get("status") if answer.status_code == 200 else answer.status_code)
-        after = httpx.post(url + "/judge", json={"code": "print(1)", "cases": [{"stdin": "", "expected_output": "1"}]},
-                           headers=_caller(), timeout=30)
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        after = httpx.post(server.url + "/judge", json={"code": "print(1)", "cases": [{"stdin": "", "expected_output":
+                           "1"}]}, headers=_caller(), timeout=30)
     assert statuses == ["Success"] * 300, {s: statuses.count(s) for s in set(statuses)}
     assert after.status_code == 200 and after.json()["verdict"] == "AC", after.text[:300]
 
