@@ -97,8 +97,9 @@ def test_calibrate_writes_every_record_with_the_limits_where_its_format_holds_th
 def test_calibrated_limits_are_what_verl_and_score_then_judge_under(calibrated):
     _, _, out = calibrated
     truth = _lines(out)[1]["test_cases"]  # a test-case dict, as verl's ground_truth is once parsed
-    # right, after about 2 s of CPU: AC under verl's 10 s timeout, TLE under the calibrated 1 s
-    slow = "```python\nfor i in range(40_000_000):\n    pass\nprint(2 * int(input()))\n```"
+    # right, after 3 s of its own CPU on any machine (a fixed loop was 2 s on one and under 1 s on another): AC
+    # under verl's 10 s timeout, TLE under the calibrated 1 s
+    slow = ("```python\nimport time\nwhile time.process_time() < 3:\n    pass\nprint(2 * int(input()))\n```")
     assert default_compute_score("codecontests", slow, truth)["verdict"] == "TLE"
     uncalibrated = {k: v for k, v in truth.items() if k not in ("time_limit", "memory_limit")}
     assert default_compute_score("codecontests", slow, uncalibrated)["verdict"] == "AC"
