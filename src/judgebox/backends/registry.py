@@ -158,3 +158,13 @@ def _several(address: object) -> bool:
 _shared: dict[tuple[int, Any], Backend | RunCodeServer] = {}
 _making: dict[tuple[int, Any], Future[Any]] = {}  # being made now, by the thread that asked first
 _lock = threading.Lock()
+
+
+def _forked() -> None:
+    """In a forked child (verl's prime pool forks reward workers): a lock another thread of the parent held at
+    the fork would be held for ever, so the child gets its own (its backends are its own anyway: keyed by pid)."""
+    global _lock
+    _lock = threading.Lock()
+
+
+os.register_at_fork(after_in_child=_forked)

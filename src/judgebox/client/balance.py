@@ -416,6 +416,16 @@ _pools: dict[tuple[int, tuple[str, ...], int | None], Pool] = {}
 _pools_lock = threading.Lock()
 
 
+def _forked() -> None:
+    """In a forked child: the parent's lock may have been held by a thread that did not come with the fork (its
+    pools are the parent's anyway: keyed by pid)."""
+    global _pools_lock
+    _pools_lock = threading.Lock()
+
+
+os.register_at_fork(after_in_child=_forked)
+
+
 def shared(urls: tuple[str, ...], concurrency: int | None = None) -> Pool:
     """This process's pool of these endpoints (made on first use; a forked child makes its own)."""
     limit = concurrency_setting(concurrency)
