@@ -172,3 +172,24 @@ def test_a_child_forked_while_another_thread_holds_a_shared_lock_makes_its_own_b
         os.kill(child, 9)
         os.waitpid(child, 0)
     assert done[0] == child and os.waitstatus_to_exitcode(done[1]) == 0, "the forked child hung on the lock"
+
+
+def test_the_caller_secret_goes_to_judgebox_servers_alone():
+    """Broke (fixed, review of the facade): the process's X-Judgebox-Caller secret went to every server the client
+    talked to, a foreign SandboxFusion /run_code server's too, which could replay it on a shared judgebox and read
+    this process's cached outputs there. A scripted loopback server records what each client sends."""
+    from judgebox.callers import HEADER
+    from judgebox.client import Client
+    from support.scripted_http import Scripted, reply
+
+    answer = {"status": "Success", "message": "", "compile_result": None, "run_result": None, "files": {}}
+    with Scripted(reply(200, answer)) as foreign:
+        server = RunCodeServer.at(foreign.url + "/run_code")
+        try:
+            server.run_code([{"code": "print(1)", "language": "python"}])
+        finally:
+            server.close()
+        with Client(foreign.url) as client:  # a judgebox's client, for contrast
+            client.post_json("/run_code", {"code": "print(1)"})
+    sent = [{name.lower() for name in headers} for _, headers, _ in foreign.requests]
+    assert len(sent) == 2 and HEADER.lower() not in sent[0] and HEADER.lower() in sent[1]

@@ -58,7 +58,8 @@ class RunCodeServer:
             raise UnknownAddress(f"{url!r}: several servers must all name the same path")
         bases = [urlunsplit((parts.scheme, parts.netloc, parts.path.rpartition("/")[0], "", "")) for parts in splits]
         # no token by default: $JUDGEBOX_TOKEN is for judgebox servers, not for someone else's
-        return cls(Client(bases, token="", timeout=60, max_attempts=4), "/" + splits[0].path.rpartition("/")[2])
+        return cls(Client(bases, token="", timeout=60, max_attempts=4, declare_caller=False),
+                   "/" + splits[0].path.rpartition("/")[2])
 
     def run_code(self, requests: list[dict[str, Any]], semaphore: Any = None) -> list[RunCodeResult]:
         """One request per body, each under ``semaphore`` (as verl holds it, per case), all at once."""

@@ -39,7 +39,7 @@ def make(address: str | Sequence[str], options: dict[str, Any],
     if not any(path.endswith("/run_code") for path in paths):
         # A path prefix of judgebox serve (behind a proxy), or a foreign server's own path for /run_code (the
         # URL as given): its /health says which; one that cannot be asked now is taken for a judgebox's, not kept
-        probe = Client(urls, token="", timeout=10, max_attempts=1)
+        probe = Client(urls, token="", timeout=10, max_attempts=1, declare_caller=False)
         try:
             judgebox = _is_judgebox(probe)
         finally:

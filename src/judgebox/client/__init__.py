@@ -110,10 +110,14 @@ __all__ = ["ATTEMPT_SHARE", "IDLE_TIMEOUT", "KEEPALIVE", "KEEPALIVE_HEADER", "KE
 class _Base:
     def __init__(self, base_url: str | Sequence[str], token: str | None = None, timeout: float = 60.0,
                  max_attempts: int = 5, backoff: float = 0.25, max_backoff: float = 8.0, connect_timeout: float = 5.0,
-                 pool_limits: httpx.Limits | None = None, concurrency: int | None = None) -> None:
+                 pool_limits: httpx.Limits | None = None, concurrency: int | None = None,
+                 declare_caller: bool = True) -> None:
         token = os.environ.get("JUDGEBOX_TOKEN") if token is None else token
-        # Who this process is to the server: the caches there serve a caller only its own work (judgebox.callers)
-        headers = {"User-Agent": f"judgebox-client/{__version__}", callers.HEADER: callers.process_caller()}
+        headers = {"User-Agent": f"judgebox-client/{__version__}"}
+        if declare_caller:
+            # Who this process is to a judgebox server: its caches serve a caller only its own work
+            # (judgebox.callers). The secret is for judgebox servers alone: a foreign one could replay it.
+            headers[callers.HEADER] = callers.process_caller()
         if token:
             headers["Authorization"] = f"Bearer {token}"
         self.timeout, self.max_attempts, self.backoff = timeout, max(1, max_attempts), backoff
@@ -178,7 +182,8 @@ class Client(_Base):
     addresses), balanced; ``concurrency`` bounds the requests in flight to them from this process (else
     ``$JUDGEBOX_CLIENT_CONCURRENCY``). ``timeout`` is the default deadline of a call (seconds, retries
     included); ``max_attempts``, ``backoff`` and ``max_backoff`` shape the retries; ``pool_limits`` sizes the
-    connection pool.
+    connection pool. ``declare_caller=False`` sends no ``X-Judgebox-Caller`` (this process's secret, which a
+    judgebox server keys its caches by): for a server that may not be a judgebox.
     """
 
     def _open(self, **options: Any) -> httpx.Client:
