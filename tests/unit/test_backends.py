@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import inspect
 import os
-import time
 
 import pytest
 
@@ -147,49 +146,3 @@ def test_an_option_a_backend_does_not_take_is_invalid_input(address, options):
     """Broke (fixed): Python's TypeError, outside judgebox's errors; now said before anything is made."""
     with pytest.raises(InvalidInput, match="unexpected keyword argument"):
         judgebox.connect(address, **options)
-
-
-@pytest.mark.parametrize("held", ["registry", "client pools"])
-def test_a_child_forked_while_another_thread_holds_a_shared_lock_makes_its_own_backend(held):
-    """Broke (fixed, review of the registry): the locks of ``registry.shared`` and the client's shared pools came
-    with a fork still held when another thread of the parent held them, and the child hung at its first reward."""
-    from judgebox.client import balance
-
-    lock = registry._lock if held == "registry" else balance._pools_lock
-    with lock:
-        child = os.fork()
-        if child == 0:  # the child: no other thread came with it, and the lock was held at the fork
-            code = 1
-            try:
-                registry.shared("judgebox://127.0.0.1:9").close()
-                code = 0
-            finally:
-                os._exit(code)
-        deadline = time.monotonic() + 20
-        while (done := os.waitpid(child, os.WNOHANG))[0] == 0 and time.monotonic() < deadline:
-            time.sleep(0.05)
-    if done[0] == 0:
-        os.kill(child, 9)
-        os.waitpid(child, 0)
-    assert done[0] == child and os.waitstatus_to_exitcode(done[1]) == 0, "the forked child hung on the lock"
-
-
-def test_the_caller_secret_goes_to_judgebox_servers_alone():
-    """Broke (fixed, review of the facade): the process's X-Judgebox-Caller secret went to every server the client
-    talked to, a foreign SandboxFusion /run_code server's too, which could replay it on a shared judgebox and read
-    this process's cached outputs there. A scripted loopback server records what each client sends."""
-    from judgebox.callers import HEADER
-    from judgebox.client import Client
-    from support.scripted_http import Scripted, reply
-
-    answer = {"status": "Success", "message": "", "compile_result": None, "run_result": None, "files": {}}
-    with Scripted(reply(200, answer)) as foreign:
-        server = RunCodeServer.at(foreign.url + "/run_code")
-        try:
-            server.run_code([{"code": "print(1)", "language": "python"}])
-        finally:
-            server.close()
-        with Client(foreign.url) as client:  # a judgebox's client, for contrast
-            client.post_json("/run_code", {"code": "print(1)"})
-    sent = [{name.lower() for name in headers} for _, headers, _ in foreign.requests]
-    assert len(sent) == 2 and HEADER.lower() not in sent[0] and HEADER.lower() in sent[1]
