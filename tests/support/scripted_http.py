@@ -9,20 +9,26 @@ import threading
 import time
 
 
+def case_result(verdict: str = "AC", stdout: str = "") -> dict:
+    """One case's result, as a judgebox serve writes it."""
+    return {"verdict": verdict, "cpu_time": 0.0, "wall_time": 0.0, "memory_bytes": 0, "exit_code": 0, "signal": None,
+            "stdout": stdout, "stderr": "", "stdout_truncated": False, "stderr_truncated": False,
+            "stdout_length": len(stdout), "stderr_length": 0, "message": ""}
+
+
 def batch_line(index: int, verdict: str = "AC") -> bytes:
     """A /judge/batch line for a one-case submission, as a judgebox serve writes it."""
-    case = {"verdict": verdict, "cpu_time": 0.0, "wall_time": 0.0, "memory_bytes": 0, "exit_code": 0, "signal": None,
-            "stdout": "", "stderr": "", "stdout_truncated": False, "stderr_truncated": False, "stdout_length": 0,
-            "stderr_length": 0, "message": ""}
-    result = {"verdict": verdict, "score": 1.0, "passed": 1, "total": 1, "message": "", "cases": [case],
+    result = {"verdict": verdict, "score": 1.0, "passed": 1, "total": 1, "message": "", "cases": [case_result(verdict)],
               "wall_time": 0.0, "cpu_time": 0.0, "queue_time": 0.0}
     return json.dumps({"index": index, "result": result}).encode() + b"\n"
 
 
-def kept_alive(seconds: float, payload: object | None, every: float = 0.5, hang: float = 30.0):
+def kept_alive(seconds: float, payload: object | None, every: float = 0.5, hang: float = 30.0, prefix: bytes = b"",
+               beat: bytes = b" "):
     """A 200 kept alive as ``judgebox serve`` keeps /judge: a space every ``every`` seconds for ``seconds``, then
     ``payload``'s JSON, which ends the body (the connection closes); with None, it hangs instead (for ``hang``
-    seconds), its headers and spaces sent."""
+    seconds), its headers and spaces sent. ``prefix`` goes first, and ``beat`` may be another byte than a space:
+    a server that trickles an answer which never ends."""
     def answer(handler: http.server.BaseHTTPRequestHandler) -> None:
         handler.close_connection = True
         try:
@@ -30,10 +36,11 @@ def kept_alive(seconds: float, payload: object | None, every: float = 0.5, hang:
             handler.send_header("Content-Type", "application/json")
             handler.send_header("Connection", "close")
             handler.end_headers()
+            handler.wfile.write(prefix)
             handler.wfile.flush()
             ends = time.monotonic() + seconds
             while time.monotonic() < ends:
-                handler.wfile.write(b" ")
+                handler.wfile.write(beat)
                 handler.wfile.flush()
                 time.sleep(every)
             if payload is None:

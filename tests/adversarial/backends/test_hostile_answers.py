@@ -17,7 +17,7 @@ from judgebox import Case, Verdict, rewards
 from judgebox.backends.server import ServerJudge
 from judgebox.client import Client, ClientError
 from judgebox.verl import default_compute_score
-from support.scripted_http import Scripted, batch_line, reply, stream
+from support.scripted_http import Scripted, batch_line, case_result, kept_alive, reply, stream
 
 ECHO = "print(input())"
 COMPLETION = "```python\nprint(input())\n```"
@@ -38,26 +38,10 @@ def _raw(body: bytes, headers: dict[str, str]):
     return answer
 
 
-def _trickle(prefix: bytes, seconds: float, every: float = 0.3):
-    """A 200 that sends ``prefix``, then one non-blank byte every ``every`` seconds for ``seconds``: bytes keep
-    coming (no read ever times out), and the answer never ends (no newline, no closing brace)."""
-    def answer(handler) -> None:
-        handler.close_connection = True
-        try:
-            handler.send_response(200)
-            handler.send_header("Content-Type", "application/json")
-            handler.send_header("Connection", "close")
-            handler.end_headers()
-            handler.wfile.write(prefix)
-            handler.wfile.flush()
-            ends = time.monotonic() + seconds
-            while time.monotonic() < ends:
-                handler.wfile.write(b"x")
-                handler.wfile.flush()
-                time.sleep(every)
-        except OSError:
-            pass  # the client gave up on it
-    return answer
+def _trickle(prefix: bytes, seconds: float):
+    """A 200 that sends ``prefix``, then one non-blank byte every 0.3 s for ``seconds``: bytes keep coming (no
+    read ever times out), and the answer never ends (no newline, no closing brace)."""
+    return kept_alive(seconds, None, every=0.3, hang=0, prefix=prefix, beat=b"x")
 
 
 DEEP = b"[" * 200_000 + b"]" * 200_000  # valid JSON, nested past Python's recursion limit
@@ -71,11 +55,9 @@ def _broken(kind: str):
 
 
 def _judge_answer(cases: list[str], total: int) -> dict:
-    case = {"verdict": "AC", "cpu_time": 0.0, "wall_time": 0.0, "memory_bytes": 0, "exit_code": 0, "signal": None,
-            "stdout": "1\n", "stderr": "", "stdout_truncated": False, "stderr_truncated": False, "stdout_length": 2,
-            "stderr_length": 0, "message": ""}
     return {"verdict": "AC", "score": 1.0, "passed": len(cases), "total": total, "message": "",
-            "cases": [dict(case, verdict=v) for v in cases], "wall_time": 0.0, "cpu_time": 0.0, "queue_time": 0.0}
+            "cases": [case_result(v, stdout="1\n") for v in cases], "wall_time": 0.0, "cpu_time": 0.0,
+            "queue_time": 0.0}
 
 
 # -- the client: deadlines against answers that trickle ----------------------------------------------------------------
