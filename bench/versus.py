@@ -37,7 +37,10 @@ CHILD = """
 import json, sys, time
 import judgebox
 from judgebox import Case
-from judgebox.tools.bench import PROGRAMS, CpuMeter, make_cases
+try:
+    from judgebox.tools.bench import PROGRAMS, CpuMeter, make_cases
+except ImportError:  # a revision from before the tools/ layout
+    from judgebox.benchmark import PROGRAMS, CpuMeter, make_cases
 meter = CpuMeter().__enter__()  # before the judge: its slot groups nest in the meter's group
 judge = judgebox.Judge()
 case = [Case.stdio("2 3\\n", "5\\n")]

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import judgebox
-from judgebox import InvalidCases, UnknownChecker, Verdict
+from judgebox import InvalidCases, Verdict
 from judgebox.sandbox.config import SandboxConfig
 from support.special_judges import BINARY_SEARCH, find_testlib, program
 
@@ -126,8 +126,8 @@ def test_a_solution_that_crashes_first_is_re_whatever_the_interactor_does(judge)
 
 
 def test_refused_before_anything_runs(judge):
-    with pytest.raises(UnknownChecker):
-        judge.judge(BINARY_SEARCH, dict(guess(), checker=program("pair_checker.cpp")))
+    with pytest.raises(InvalidCases, match="unknown checker"):  # the data's checker beside its interactor
+        judge.judge(BINARY_SEARCH, dict(guess(), checker="no-such-checker"))
     with pytest.raises(InvalidCases):
         judgebox.Judge.submission("def f(): pass", {"inputs": ["[1]"], "outputs": ["1"], "fn_name": "f",
                                                     "interactor": program("guess_interactor.cpp")})

@@ -1,4 +1,4 @@
-"""Interactive problems: the solution talks to the problem's interactor, which decides the verdict.
+"""Interactive problems: the solution talks to the problem's interactor, then the problem's checker may judge.
 
 Each case is one sandbox run of two processes joined by pipes (``sandbox/inside/interaction.py``): the
 solution, in a nested Landlock domain that cannot read the interactor's input (its secret) or files nor
@@ -19,15 +19,26 @@ cover both; memory is the run's. The verdict, in this order:
    scores 0 for every solution (never a mask a policy could aim for), and is seen in the messages;
 4. the interactor's WA or PE (what the solution did after it, even dying of a broken pipe, changes nothing);
 5. a solution still running once the interactor ended: TLE; one that failed after it: RE;
-6. the interactor's OK (AC) or points.
+6. the interactor's points; its OK, which the second phase may still overturn:
+7. testlib's two phases (Codeforces, Polygon): an interactor that only relays the exchange writes what the
+   solution answered to its output file (``tout``) and quits with OK; the problem's checker then judges that
+   file (:func:`second_phase`): a checker program (a testlib checker, run as ``checker input
+   interactor_output answer``, with the checker's blame rules: its FAIL on this file is WA), or, when the
+   case gives an expected answer and no checker program, the submission's output checker comparing the
+   file with it. Its WA, PE or points are the case's verdict. A file past the output cap is WA (what
+   floods it is the solution's answers). An interactor that is itself the judge (the case gives no
+   answer and the problem no checker program) keeps its OK.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from concurrent.futures import Future
+from typing import TypeVar
 
 from judgebox import languages
+from judgebox.checkers import Checker
 from judgebox.checkers.programs import verdict_of_testlib
 from judgebox.checkers.result import CheckResult
 from judgebox.judging.checker_runs import Prepared, ProgramRunner, exec_command
@@ -37,12 +48,13 @@ from judgebox.languages.build import build, environment
 from judgebox.languages.spec import LanguageSpec
 from judgebox.sandbox.outcome import RunOutcome
 from judgebox.sandbox.slot import InteractiveCommand
-from judgebox.types import Submission
+from judgebox.types import Case, Submission
 from judgebox.verdicts import Verdict
 
-__all__ = ["InteractiveRunner", "verdict"]
+__all__ = ["InteractiveRunner", "second_phase", "verdict"]
 
-INTERACTOR_FILES = ("/proc/self/fd/9", "/dev/null")  # its input, and the output testlib writes for a checker
+T = TypeVar("T")
+INTERACTOR_FILES = ("/proc/self/fd/9", "/proc/self/fd/10")  # its input, and its output file for the checker
 _ACCOUNT_KEYS = {"solution", "interactor", "idle", "cut", "solution_first"}
 
 
@@ -101,6 +113,23 @@ def verdict(outcome: RunOutcome, spec: LanguageSpec) -> CheckResult:
     return crashed or said
 
 
+def second_phase(said: CheckResult, case: Case, outcome: RunOutcome, compare: Checker | None,
+                 program: Callable[[bytes], Future[CheckResult]] | None) -> Future[CheckResult]:
+    """The case's verdict once the interactor has said ``said`` (rule 7): its OK judged again on its output
+    file by the problem's checker program (``program``, given that file), or else by the output checker
+    ``compare`` against the case's expected answer; anything else it said stands."""
+    if said.verdict is not Verdict.AC or said.points is not None:
+        return _done(said)
+    if program is None and not case.expected_output:  # the interactor is the judge
+        return _done(said)
+    if outcome.interactor_output_length > len(outcome.interactor_output):
+        return _done(CheckResult(Verdict.WA, "the interactor's output file passed the output cap"))
+    if program is not None:
+        return program(outcome.interactor_output)
+    assert compare is not None  # (the caller gives one or the other)
+    return _done(compare(outcome.interactor_output, case.expected_output or ""))
+
+
 def _account(outcome: RunOutcome) -> dict | str:
     """The supervisor's account of both processes, or why there is none (the judge's failure)."""
     if not outcome.token_ok:
@@ -114,7 +143,7 @@ def _account(outcome: RunOutcome) -> dict | str:
     return account
 
 
-def _done(outcome: RunOutcome) -> Future[RunOutcome]:
-    future: Future[RunOutcome] = Future()
-    future.set_result(outcome)
+def _done(value: T) -> Future[T]:
+    future: Future[T] = Future()
+    future.set_result(value)
     return future

@@ -26,7 +26,7 @@ from judgebox import checkers, languages
 from judgebox.backend import Backend, BackendStats, RunCodeResult
 from judgebox.callers import current_caller
 from judgebox.checkers import CheckResult
-from judgebox.errors import InvalidCases, InvalidInput, InvalidLimits, JudgeClosed, UnknownChecker
+from judgebox.errors import InvalidCases, InvalidInput, InvalidLimits, JudgeClosed
 from judgebox.judging.build_threads import BuildThreads
 from judgebox.judging.cases import load_problem
 from judgebox.judging.classify import classify
@@ -317,7 +317,7 @@ class Judge(Backend):
             raise InvalidLimits(f"limits must be a judgebox.Limits, got {type(limits).__name__}")
         problem = load_problem(cases)
         checking = checkers.parse(problem.checker, checkers.parse(checker))
-        _refuse_programs(checking, problem.interactor, problem.cases)
+        _refuse_programs(problem.interactor, problem.cases)
         submission = Submission(code, problem.cases, spec.name, problem.limits(limits or Limits()), checking,
                                 bool(stop_on_first_failure), problem.interactor)
         Programs.check(submission)
@@ -359,13 +359,11 @@ def _in_group(group: Group, start: Any, submission: Submission) -> Any:
         return start(submission)
 
 
-def _refuse_programs(checking: checkers.Checking, interactor: Any, cases: tuple[Case, ...]) -> None:
-    """An interactive problem's verdict is its interactor's, on stdin/stdout cases: a checker program beside
-    it, or cases of another kind, are refused before anything runs."""
+def _refuse_programs(interactor: Any, cases: tuple[Case, ...]) -> None:
+    """An interactive problem runs stdin/stdout cases (its interactor's inputs, and the answers its checker
+    compares the interactor's output file with): cases of another kind are refused before anything runs."""
     if interactor is None:
         return
-    if isinstance(checking.output, checkers.CheckerProgram):
-        raise UnknownChecker("an interactive problem is judged by its interactor; it takes no checker program")
     if any(case.kind != "stdio" for case in cases):
         raise InvalidCases("an interactive problem's cases are inputs for its interactor (stdio cases)")
     if any(case.io == "file" for case in cases):

@@ -1,4 +1,4 @@
-"""The judge's one call for problems that bring programs of their own: a checker program or an interactor.
+"""The judge's one call for problems that bring programs of their own: a checker program, an interactor, or both.
 
 :meth:`ProblemPrograms.plan` builds them (once per distinct program, cached with the solutions' builds)
 before any case runs, and says how the submission's cases run (an interactive problem's runs are its
@@ -8,16 +8,17 @@ its output). A problem without programs gets an empty plan and is judged as befo
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass
 
-from judgebox import languages
+from judgebox import checkers, languages
 from judgebox.checkers.programs import CheckerProgram
 from judgebox.checkers.result import CheckResult
 from judgebox.judging.checker_runs import ProgramRunner
 from judgebox.judging.classify import RAN, classify
-from judgebox.judging.interactive import InteractiveRunner, verdict
+from judgebox.judging.interactive import InteractiveRunner, second_phase, verdict
 from judgebox.judging.jobs import Programs
 from judgebox.judging.pool import current_group
 from judgebox.sandbox.outcome import RunOutcome
@@ -48,15 +49,21 @@ class ProblemPrograms:
         """Build the problem's programs and, for an interactive problem, queue its runs (this blocks while
         a compiler runs). Validation happened in :meth:`judgebox.Judge.submission`."""
         spec = languages.get(submission.language)
-        if submission.interactor is not None:
-            prepared = self.runner.prepare(submission.interactor, "interactor")
-            return Plan(self.interactive.submit(submission, prepared),
-                        lambda _case, outcome: _done(verdict(outcome, spec)))
         program = _checker_program(submission)
-        if program is None:
-            return Plan()
-        prepared = self.runner.prepare(program)
+        checker = self.runner.prepare(program) if program is not None else None
         group = current_group()  # the checker's runs join the submission's group (callbacks run elsewhere)
+        if submission.interactor is not None:
+            interactor = self.runner.prepare(submission.interactor, "interactor")
+            # the second phase's judge: the checker program, else the output checker against the answers
+            compare = checkers.get(submission.checker) if checker is None else None
+
+            def interactive(case: Case, outcome: RunOutcome) -> Future[CheckResult]:
+                told = None if checker is None else functools.partial(self.runner.check, checker, case, group=group)
+                return second_phase(verdict(outcome, spec), case, outcome, compare, told)
+
+            return Plan(self.interactive.submit(submission, interactor), interactive)
+        if checker is None:
+            return Plan()
 
         def check(case: Case, outcome: RunOutcome) -> Future[CheckResult] | None:
             if case.kind != "stdio":
@@ -64,7 +71,7 @@ class ProblemPrograms:
             ran = classify(outcome, spec)  # SE, CE, OLE, MLE, TLE, RE come first; RAN is a clean exit
             if ran is not RAN:
                 return _done(ran)
-            return self.runner.check(prepared, case, outcome.stdout, group)
+            return self.runner.check(checker, case, outcome.stdout, group)
 
         return Plan(None, check)
 

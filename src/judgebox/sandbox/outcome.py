@@ -24,6 +24,10 @@ class RunOutcome:
     token_ok: bool = False  # the harness's pass token arrived intact
     missing_function: bool = False  # a call case's function is not in the program (the tests' process saw)
     files: dict[str, str] = field(default_factory=dict)  # fetched files, base64 by requested path
+    # An interactive run's output file (testlib's ``tout``: what the interactor wrote for the problem's
+    # checker), at most the output cap, and its whole length
+    interactor_output: bytes = b""
+    interactor_output_length: int = 0
     compile_error: str | None = None
     system_error: str | None = None  # the sandbox failed; the run says nothing about the program
 

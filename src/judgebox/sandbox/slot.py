@@ -87,8 +87,9 @@ class InteractiveCommand:
     """An interactive case: the solution (``argv``, its program at fd 5) and the problem's interactor
     (``interactor_argv``, its program the memfd ``interactor`` at fd 5 of its own process), each other's
     stdin and stdout (``sandbox/inside/interaction.py``). Only the interactor gets ``input`` (at
-    ``Fd.INPUT_FILE``). The run's stdout is the interactor's stderr, its stderr the solution's; its report
-    is the supervisor's account of both."""
+    ``Fd.INPUT_FILE``) and an empty output file (at ``Fd.OUTPUT_FILE``: testlib's ``tout``, which the
+    outcome's ``interactor_output`` holds once the run ended). The run's stdout is the interactor's stderr,
+    its stderr the solution's; its report is the supervisor's account of both."""
 
     argv: tuple[str, ...]
     interactor_argv: tuple[str, ...]
@@ -289,6 +290,7 @@ class Slot:
                 kind = RunKind.INTERACTIVE
                 own = {"argv": tuple(job.argv), "interactor_argv": tuple(job.interactor_argv), "env": job.env}
                 fds[FdName.INPUT_FILE] = _memfd(FdName.INPUT_FILE, job.input)
+                fds[FdName.OUTPUT_FILE] = _memfd(FdName.OUTPUT_FILE)
             else:
                 kind, own = RunKind.COMMAND, {"argv": tuple(job.argv), "env": job.env}
             if files:
@@ -312,7 +314,8 @@ class Slot:
                 return RunOutcome(system_error=str(exc))
             if reply.refused:
                 raise SlotFailure(f"a fresh slot refused the job too: {reply.refused}")
-            outcome = _outcome(reply, fds, limits, token)
+            told = fds[FdName.OUTPUT_FILE] if isinstance(job, InteractiveCommand) else None
+            outcome = _outcome(reply, fds, limits, token, told)
             if reply.retire:  # the run is judged; the slot it dirtied is not used again
                 self._safe_restart()
             return outcome
@@ -414,7 +417,8 @@ def _run_limits(limits: Limits) -> protocol.RunLimits:
                               returned_output_bytes=limits.returned_output_bytes)
 
 
-def _outcome(reply: protocol.RunReply, fds: dict[FdName, int], limits: Limits, token: bytes) -> RunOutcome:
+def _outcome(reply: protocol.RunReply, fds: dict[FdName, int], limits: Limits, token: bytes,
+             interactor_output: int | None) -> RunOutcome:
     """The run as the judge sees it. Only the zygote's reply, the notes of the run's judge code and the
     report (with its token) are believed; what is read is bounded whatever the program did to its
     descriptors (a sparse 64 MiB file costs the program nothing and would cost the judge 64 MiB)."""
@@ -441,6 +445,9 @@ def _outcome(reply: protocol.RunReply, fds: dict[FdName, int], limits: Limits, t
     token_ok = bool(token) and report_length == len(report) and report.endswith(token)
     fetched = json.loads(_read_bounded(fds[FdName.FETCHED], 2 * limits.returned_output_bytes + 4096)[0] or b"{}") \
         if FdName.FETCHED in fds else {}
+    # The interactor's output file (the solution never holds it), bounded as stdout is
+    told, told_length = _read_bounded(interactor_output, limits.output_bytes) if interactor_output is not None \
+        else (b"", 0)
     return RunOutcome(
         exit_code=reply.exit_code, signal=reply.signal, cpu_time=reply.cpu, wall_time=reply.wall,
         memory_bytes=reply.memory, stdout=stdout, stderr=stderr, stdout_length=stdout_length,
@@ -448,7 +455,8 @@ def _outcome(reply: protocol.RunReply, fds: dict[FdName, int], limits: Limits, t
         output_limit_exceeded=max(stdout_length, stderr_length) > limits.output_bytes or report_length > len(report),
         stopped=reply.stopped,  # type: ignore[arg-type]
         out_of_memory=reply.oom, harness=report[: -len(token)] if token_ok else report, token_ok=token_ok,
-        missing_function=note is not None and note.kind is Note.MISSING_FUNCTION, files=fetched)
+        missing_function=note is not None and note.kind is Note.MISSING_FUNCTION, files=fetched,
+        interactor_output=told, interactor_output_length=told_length)
 
 
 def report_bound(limits: Limits) -> int:

@@ -45,11 +45,27 @@ def judge_body(code: str, cases: Iterable[Case | dict] | None, test_cases: dict 
 
 
 def submission_body(submission: Submission | BaseModel | dict) -> dict:
-    """A ``Submission`` record, a ``JudgeRequest`` or a dict as ``/judge``'s body; cases may be ``Case`` records."""
+    """A ``Submission`` record, a ``JudgeRequest`` or a dict as ``/judge``'s body; cases may be ``Case`` records.
+    An interactive problem's cases travel as test data (``test_cases``), which names its interactor."""
     body = _trim(_fields(submission))
-    if "cases" in body:
+    interactor = body.pop("interactor", None)
+    if interactor is not None:
+        body["test_cases"] = _interactive_test_data(body.pop("cases"), interactor)
+    elif "cases" in body:
         body["cases"] = [_trim(_fields(case)) for case in body["cases"]]
     return body
+
+
+def _interactive_test_data(cases: Iterable[Case], interactor: Any) -> dict:
+    """An interactive problem's stdio cases (its interactor's inputs, and the answers its checker reads) in
+    the test data's form. Limits are the submission's (``Submission.limits`` travels beside)."""
+    inputs, outputs = [], []
+    for case in cases:
+        if case.kind != "stdio" or case.io != "stdio" or case.limits is not None:
+            raise InvalidCases("an interactive problem sent to a server has stdio cases without limits of their own")
+        inputs.append(case.stdin.decode("utf-8", "surrogateescape"))
+        outputs.append(case.expected_output or "")
+    return {"inputs": inputs, "outputs": outputs, "interactor": _fields(interactor)}  # its language, code, protocol
 
 
 def _fields(record: Any) -> dict:

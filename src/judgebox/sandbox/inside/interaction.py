@@ -7,9 +7,10 @@ The run's process (judge code, after the run's confinement) becomes the supervis
   Landlock domain, so it can neither read (``/proc/PID/fd``, ``/proc/PID/mem``) nor signal the
   interactor or the supervisor, which stay in the enclosing one;
 - the interactor: stdin from the solution, stdout to it, stderr the run's *stdout* (its message), its
-  input at ``Fd.INPUT_FILE`` and its program at ``Fd.PROGRAM``. Its writes never meet a closed pipe (the
-  supervisor holds a read end), and it ignores SIGPIPE besides: a solution that closes its stdin early
-  cannot make it die into looking like a broken interactor.
+  input at ``Fd.INPUT_FILE``, its output file (testlib's ``tout``, for the problem's checker) at
+  ``Fd.OUTPUT_FILE`` and its program at ``Fd.PROGRAM``; the solution holds neither file. Its writes
+  never meet a closed pipe (the supervisor holds a read end), and it ignores SIGPIPE besides: a solution
+  that closes its stdin early cannot make it die into looking like a broken interactor.
 
 and waits for both. It detects idleness (no process of the run used CPU or was runnable for
 ``idle_seconds``: both sides blocked on reads, or one waiting forever) and a solution that carries on
@@ -76,7 +77,8 @@ def _exec_solution(request: RunRequest, to_solution: tuple[int, int], from_solut
     try:
         os.dup2(to_solution[0], Fd.STDIN)
         os.dup2(from_solution[1], Fd.STDOUT)
-        for fd in (*to_solution, *from_solution, Fd.REPORT, Fd.TOKEN, Fd.TESTS, Fd.INPUT_FILE, Fd.CONTROL):
+        for fd in (*to_solution, *from_solution, Fd.REPORT, Fd.TOKEN, Fd.TESTS, Fd.INPUT_FILE, Fd.OUTPUT_FILE,
+                   Fd.CONTROL):
             confine.close_quietly(fd)
         if nest:
             landlock.enter_nested_domain()
