@@ -420,17 +420,17 @@ def test_a_cancelled_call_gives_its_budget_back():
 
 
 def test_an_interactive_problem_is_never_judged_without_its_interactor(real_and_garbage):
-    """verl's judgebox:// (one server or several) and a SandboxFusion /run_code server send cases, not the
-    problem's interactor: judged without it, each case was the program against an empty answer, and a
-    program printing nothing scored 1.0 (the embedded judge: PE, 0.0). Now such a sample is an SE with
-    infra_error (no reward), never a score."""
+    """verl's judgebox:// (one server or several) sends the problem's interactor with its cases, and the
+    server judges as the embedded judge does; a SandboxFusion /run_code server has no interactor (judged
+    without it, each case was the program against an empty answer, and a program printing nothing scored
+    1.0), and is refused before anything is sent."""
     server, _ = real_and_garbage
     tests = {"inputs": ["777\n"], "outputs": [""], "interactor": program("guess_interactor.py"), "time_limit": 1}
     silent = "```python\npass\n```"
     assert default_compute_score("codecontests", silent, tests)["verdict"] == "PE"  # embedded: judged
     answer = default_compute_score("codecontests", silent, tests,
                                    sandbox_fusion_url="judgebox://" + server.url.removeprefix("http://"))
-    assert answer["infra_error"] and answer["verdict"] == "SE" and answer["score"] == 0.0, answer
+    assert not answer["infra_error"] and answer["verdict"] == "PE" and answer["score"] == 0.0, answer
     with pytest.raises(InvalidCases, match="interactor"):
         judge_on_run_code_server(RunCodeServer.at(server.url + "/run_code"), judgebox.Judge.submission("pass", tests),
                                  None)

@@ -9,6 +9,7 @@ judge result, is an SE result for the submission (no reward), never a verdict an
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import gc
 import http.server
 import json
@@ -164,17 +165,20 @@ def remote():
 
 
 @pytest.mark.slow  # about 6 s in all on this busy 2-core machine
-def test_an_interactive_problem_is_se_never_raised_nor_judged_without_its_interactor(remote, judge):
-    """/judge has no interactor on its wire: json.dumps raised TypeError out of judge_submission, and out of
-    judge_many mid-stream. It is an SE now (sent without its interactor, a silent program would pass)."""
+def test_an_interactive_problem_is_judged_on_the_server_with_its_interactor(remote, judge):
+    """An interactive problem's cases travel as test data naming its interactor (once a TypeError out of
+    judge_submission and judge_many, then an SE): the server's verdict is the embedded judge's. A case
+    with limits of its own, which test data cannot carry, is an SE, never judged under other limits."""
     tests = {"inputs": ["777\n"], "outputs": [""], "interactor": program("guess_interactor.py"), "time_limit": 1}
     interactive = judge.submission("pass", tests)
     plain = judge.submission("print(int(input()) * 2)", [Case.stdio("2\n", "4\n")])
     assert judge.judge_submission(interactive).verdict is Verdict.PE  # the embedded judge's verdict
-    assert remote.judge_submission(interactive).verdict is Verdict.SE
-    assert "interactor" in remote.judge_submission(interactive).message
+    assert remote.judge_submission(interactive).verdict is Verdict.PE
     assert sorted((i, r.verdict) for i, r in remote.judge_many([interactive, plain, interactive])) == [
-        (0, Verdict.SE), (1, Verdict.AC), (2, Verdict.SE)]
+        (0, Verdict.PE), (1, Verdict.AC), (2, Verdict.PE)]
+    own_limits = dataclasses.replace(interactive, cases=(dataclasses.replace(interactive.cases[0], limits=Limits()),))
+    refused = remote.judge_submission(own_limits)
+    assert refused.verdict is Verdict.SE and "limits of their own" in refused.message
 
 
 @pytest.mark.slow  # about 3 s in all on this busy 2-core machine
