@@ -163,6 +163,18 @@ PROBLEMS = {
         '    assert.Equal("010010", StringXor("111000", "101010"))\n'
         '    assert.Equal("0", StringXor("1", "1"))\n'
         '    assert.Equal("0101", StringXor("0101", "0000"))\n}\n'),
+    "must_double": Problem(  # a panic the tests expect: assert.Panics, PanicsWithValue, PanicsWithError, recover()
+        'import "errors"\n\nfunc MustDouble(x int) int {\n    if x < 0 {\n        panic("negative")\n    }\n'
+        '    if x > 1000 {\n        panic(errors.New("too large"))\n    }\n    return 2 * x\n}\n',
+        "func MustDouble(x int) int {\n    return 2 * x\n}\n",
+        "func TestMustDouble(t *testing.T) {\n    assert.Equal(t, 4, MustDouble(2))\n"
+        "    assert.Panics(t, func() { MustDouble(-1) })\n"
+        '    assert.PanicsWithValue(t, "negative", func() { MustDouble(-3) })\n'
+        '    assert.PanicsWithError(t, "too large", func() { MustDouble(5000) })\n'
+        "    assert.NotPanics(t, func() { MustDouble(0) })\n}\n\n"
+        "func TestRecovered(t *testing.T) {\n    defer func() {\n"
+        '        assert.Equal(t, "negative", recover())\n    }()\n    MustDouble(-7)\n'
+        '    t.Fatal("no panic")\n}\n'),
 }
 
 
@@ -222,12 +234,22 @@ def test_a_reward_hack_earns_nothing(judge, hack):
 # -- what crosses, what cannot --------------------------------------------------------------------------------
 
 @pytest.mark.slow  # about 3 s in all on this busy 2-core machine
-def test_a_panic_in_the_program_fails_the_case(judge):
+def test_a_panic_the_tests_do_not_expect_fails_the_case(judge):
+    """Raised again in the tests' process, the program's panic ends it as it ends a go test binary: RE."""
     code = "func F(x int) int {\n    if x == 2 {\n        panic(\"two\")\n    }\n    return x\n}\n"
     result = judge_go(judge, code, "func TestF(t *testing.T) {\n    assert.Equal(t, 1, F(1))\n"
                                    "    assert.Equal(t, 2, F(2))\n}\n")
     assert result.verdict is Verdict.RE
     assert "panic: two" in result.cases[0].stderr
+
+
+@pytest.mark.slow  # about 3 s in all on this busy 2-core machine
+def test_a_panic_value_crosses_as_text_alone(judge):
+    """A value that is neither a string nor an error crosses as its text: the tests see a string."""
+    code = ('type weird struct{ n int }\n\nfunc (w weird) String() string {\n    return "weird"\n}\n\n'
+            "func F() int {\n    panic(weird{3})\n}\n")
+    tests = ('func TestF(t *testing.T) {\n    assert.PanicsWithValue(t, "weird", func() { F() })\n}\n')
+    assert judge_go(judge, code, tests).verdict is Verdict.AC
 
 
 @pytest.mark.slow  # about 4 s in all on this busy 2-core machine

@@ -164,6 +164,15 @@ PROBLEMS = {
             "        let mut v = vec![3, -1, 2];\n        assert_eq!(sort_in_place(&mut v), vec![-1, 2, 3]);\n",
             "        assert_eq!(nothing(true), Some((true, \"é\".to_string(), ())));\n"
             "        assert_eq!(nothing(false), None);\n")),
+    "checked_half": Problem(  # a panic the tests expect: #[should_panic] and catch_unwind
+        "fn checked_half(x: i32) -> i32 {\n    if x % 2 != 0 {\n        panic!(\"odd: {}\", x);\n    }\n    x / 2\n}\n",
+        "fn checked_half(x: i32) -> i32 {\n    x / 2\n}\n",
+        "#[cfg(test)]\nmod tests {\n    use super::*;\n\n    #[test]\n    fn halves() {\n"
+        "        assert_eq!(checked_half(8), 4);\n    }\n\n    #[test]\n    #[should_panic]\n    fn odd_panics() {\n"
+        "        checked_half(3);\n    }\n\n    #[test]\n    #[should_panic(expected = \"odd: 5\")]\n"
+        "    fn with_its_message() {\n        checked_half(5);\n    }\n\n    #[test]\n    fn caught() {\n"
+        "        assert!(std::panic::catch_unwind(|| checked_half(7)).is_err());\n"
+        "        assert_eq!(std::panic::catch_unwind(|| checked_half(6)).ok(), Some(3));\n    }\n}\n"),
     "multipl_e_main": Problem(  # the MultiPL-E form: the tests are a main of asserts
         "fn add(x: isize, y: isize) -> isize {\n    x + y\n}\n",
         "fn add(x: isize, y: isize) -> isize {\n    x - y\n}\n",
@@ -228,17 +237,22 @@ def test_a_reward_hack_earns_nothing(judge, hack):
 # -- what crosses, what cannot --------------------------------------------------------------------------------
 
 @pytest.mark.slow  # about 3 s in all on this busy 2-core machine
-def test_a_panic_in_the_program_fails_the_case(judge):
+def test_a_panic_the_tests_do_not_expect_fails_the_test(judge):
+    """Raised again in the tests' process, the program's panic fails the test that called it, as under
+    ``cargo test`` (WA: the tests failed), in a #[test] and in a MultiPL-E main alike."""
     code = "fn f(x: i32) -> i32 {\n    if x == 2 { panic!(\"two\"); }\n    x\n}\n"
     result = judge_rust(judge, code, rust_tests("        assert_eq!(f(1), 1);\n        assert_eq!(f(2), 2);\n"))
-    assert result.verdict is Verdict.RE
-    assert "the program's function panicked: two" in result.cases[0].stderr
+    assert result.verdict is Verdict.WA
+    assert "two" in result.cases[0].stderr
+    assert judge_rust(judge, code, "fn main() {\n    assert_eq!(f(2), 2);\n}\n").verdict is Verdict.WA
 
 
 @pytest.mark.slow  # about 4 s in all on this busy 2-core machine
 def test_an_overflow_in_the_program_panics_as_under_cargo_test(judge):
     code = "fn f(x: i32) -> i32 {\n    x * 2\n}\n"
-    assert judge_rust(judge, code, rust_tests("        assert_eq!(f(1 << 30), -2147483648);\n")).verdict is Verdict.RE
+    assert judge_rust(judge, code, rust_tests("        assert_eq!(f(1 << 30), -2147483648);\n")).verdict is Verdict.WA
+    caught = rust_tests("        assert!(std::panic::catch_unwind(|| f(1 << 30)).is_err());\n")
+    assert judge_rust(judge, code, caught).verdict is Verdict.AC
 
 
 @pytest.mark.slow  # about 17 s in all on this busy 2-core machine

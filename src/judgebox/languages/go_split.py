@@ -14,14 +14,17 @@ the tests call. Here the tests never share a package, a binary or a process with
    (``testing``, testify's ``assert``, ``fmt``...) added.
 2. **The program's side** (S): the program with a generated ``main`` that serves a table of its functions
    over the channel (fd 7) by reflection (``harnesses/go/wire``): arguments are rebuilt, the function
-   called, its results (or its panic's message) sent back as data. Its ``init()`` functions, package
+   called, its results (or its panic: the kind of its value and its text) sent back as data. Its ``init()`` functions, package
    variables and goroutines live and die in S.
 3. **The tests' side** (T): the tests, a generated stub per program function they call (same signature,
    forwarding over the channel), and ``harnesses/go/tests_main.go``, which makes T undumpable, runs the
    tests with Go's own ``testing`` package and writes the pass (``asserts`` and the token) only after
    every test ran and passed; a failed test writes ``assertion-failed`` (WA). testify and ``testing`` are
-   the system's, compiled into T alone, so nothing of the program's can redefine them. A malformed reply,
-   a program that panicked, exited or crashed ends T with status 1 (RE), never a pass. A program function
+   the system's, compiled into T alone, so nothing of the program's can redefine them. A panic of the
+   program's function is raised again in T, in the test's goroutine, with a value made of its text alone
+   (a string for a string, an error for an error): ``assert.Panics`` and ``recover()`` behave as under
+   ``go test``, and a panic the tests do not expect ends T as it ends a test binary (RE). A malformed
+   reply, a program that exited or crashed ends T with status 1 (RE), never a pass. A program function
    named like one of Go's predeclared names (``len``, ``append``...) gets no stub: it would shadow the
    builtin in the tests.
 

@@ -3,7 +3,7 @@
 // program and a generated dispatcher) serves calls with `serve`; the tests' side (the tests and generated
 // stubs) makes them with `call`. Messages on the channel (fd 7) are a u32 length and a payload; a request
 // is a function's index and its arguments; a reply is a status byte (0: the result; 1: the function
-// panicked, then its message). Values are encoded by their static type, which both sides spell alike
+// panicked, then its message, which the tests' side panics with again). Values are encoded by their static type, which both sides spell alike
 // from the same signature; the tests' side trusts nothing it reads: lengths are checked against what is
 // left of the message, bools are 0 or 1, chars are Unicode scalar values, strings UTF-8, a map's or a
 // set's keys distinct, integers fit their type.
@@ -336,8 +336,17 @@ pub fn fail(why: &str) -> ! {
 }
 
 /// Calls function `index` of the program's process with the encoded arguments; the reader holds the
-/// result. The program's failure (its process ended, or it panicked) ends the tests' process.
+/// result. A panic of the program's function is raised again here, with its message alone, as
+/// `cargo test` would see it (`#[should_panic]`, `catch_unwind`); the process ending ends the tests'.
 pub fn call(index: u32, arguments: Vec<u8>) -> Reader {
+    match exchange(index, arguments) {
+        Ok(reply) => reply,
+        Err(message) => std::panic::panic_any(message),
+    }
+}
+
+/// One call and its reply: the result's reader, or the message the program's function panicked with.
+fn exchange(index: u32, arguments: Vec<u8>) -> Result<Reader, String> {
     let _one_at_a_time = CALLS.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
     let mut request = index.to_le_bytes().to_vec();
     request.extend_from_slice(&arguments);
@@ -346,11 +355,11 @@ pub fn call(index: u32, arguments: Vec<u8>) -> Reader {
     }
     let mut reply = receive().unwrap_or_else(|_| fail("the program's process ended during a call"));
     match bool::get(&mut reply) {
-        Ok(false) => reply,
-        Ok(true) => {
-            let why = String::get(&mut reply).unwrap_or_default();
-            fail(&format!("the program's function panicked: {}", why))
-        }
+        Ok(false) => Ok(reply),
+        Ok(true) => match String::get(&mut reply).and_then(|why| reply.finish().map(|_| why)) {
+            Ok(why) => Err(why),
+            Err(why) => fail(&format!("a malformed reply: {}", why)),
+        },
         Err(why) => fail(why),
     }
 }

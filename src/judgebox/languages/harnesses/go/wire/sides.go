@@ -3,6 +3,7 @@ package wire
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"os"
 	"reflect"
@@ -84,20 +85,21 @@ func serveOne(functions []interface{}, request []byte) (reply []byte, err error)
 		args[i] = r.value(fn.Type().In(i))
 	}
 	r.finish()
-	results, why := call(fn, args)
+	results, panicked := call(fn, args)
 	w := &writer{}
-	if why != "" {
-		w.u8(1)
-		w.bytes([]byte(why))
+	if panicked != nil {
+		w.u8(replyPanicked)
+		w.u8(panicked.kind)
+		w.bytes([]byte(panicked.text))
 		return w.data, nil
 	}
-	w.u8(0)
+	w.u8(replyResults)
 	for _, result := range results {
 		holder := reflect.New(result.Type()).Elem() // keep the static type (an interface{} result)
 		holder.Set(result)
 		if err := w.value(holder); err != nil {
 			w = &writer{}
-			w.u8(1)
+			w.u8(replyFailed)
 			w.bytes([]byte("the function returned " + err.Error() + ", which cannot cross to the tests"))
 			return w.data, nil
 		}
@@ -105,13 +107,36 @@ func serveOne(functions []interface{}, request []byte) (reply []byte, err error)
 	return w.data, nil
 }
 
-func call(fn reflect.Value, args []reflect.Value) (results []reflect.Value, why string) {
+// programPanic is what crosses of a panic of the program's function: the kind of its value and its text.
+type programPanic struct {
+	kind byte
+	text string
+}
+
+func call(fn reflect.Value, args []reflect.Value) (results []reflect.Value, panicked *programPanic) {
 	defer func() {
 		if p := recover(); p != nil {
-			why = fmt.Sprintf("panic: %v", p)
+			panicked = describePanic(p)
 		}
 	}()
-	return fn.Call(args), ""
+	return fn.Call(args), nil
+}
+
+// describePanic reads a panic's value in the program's process. A value whose Error or String method
+// panics again is told by its type alone.
+func describePanic(p interface{}) (described *programPanic) {
+	defer func() {
+		if recover() != nil {
+			described = &programPanic{panicOther, fmt.Sprintf("a panic with a %T", p)}
+		}
+	}()
+	switch value := p.(type) {
+	case string:
+		return &programPanic{panicString, value}
+	case error:
+		return &programPanic{panicError, value.Error()}
+	}
+	return &programPanic{panicOther, fmt.Sprint(p)}
 }
 
 // -- the tests' side ----------------------------------------------------------------------------------
@@ -119,8 +144,25 @@ func call(fn reflect.Value, args []reflect.Value) (results []reflect.Value, why 
 var calls sync.Mutex // the tests may call from several goroutines (t.Parallel)
 
 // Call calls function index of the program's process with the values args point to, and stores its
-// results where results point. Anything amiss ends the tests' process: no pass.
+// results where results point. A panic of the program's function is raised again here, in the caller's
+// goroutine, as go test would raise it (assert.Panics and recover() see it): a string for a string, an
+// error with the same text for an error, the text for any other value. Anything else amiss ends the tests'
+// process: no pass.
 func Call(index int, args []interface{}, results ...interface{}) {
+	if panicked := exchange(index, args, results); panicked != nil {
+		switch panicked.kind {
+		case panicString:
+			panic(panicked.text)
+		case panicError:
+			panic(errors.New(panicked.text))
+		default:
+			panic(panicked.text)
+		}
+	}
+}
+
+// exchange makes one call and reads its reply: the results stored, or the program's panic returned.
+func exchange(index int, args []interface{}, results []interface{}) (panicked *programPanic) {
 	calls.Lock()
 	defer calls.Unlock()
 	w := &writer{}
@@ -138,19 +180,35 @@ func Call(index int, args []interface{}, results ...interface{}) {
 		fail("the program's process ended during a call")
 	}
 	defer func() {
-		if bad, ok := recover().(malformed); ok {
-			fail("a malformed reply: " + string(bad))
+		if p := recover(); p != nil {
+			if bad, ok := p.(malformed); ok {
+				fail("a malformed reply: " + string(bad))
+			}
+			fail(fmt.Sprintf("reading the reply failed: %v", p))
 		}
 	}()
 	r := &reader{data: reply}
-	if r.flag() {
+	switch r.u8() {
+	case replyResults:
+	case replyFailed:
 		fail("the program's function failed: " + string(r.take(r.u64())))
+	case replyPanicked:
+		kind := r.u8()
+		if kind > panicOther {
+			panic(malformed("an unknown kind of panic"))
+		}
+		text := string(r.take(r.u64()))
+		r.finish()
+		return &programPanic{kind, text}
+	default:
+		panic(malformed("an unknown reply status"))
 	}
 	for _, result := range results {
 		target := reflect.ValueOf(result).Elem()
 		target.Set(r.value(target.Type()))
 	}
 	r.finish()
+	return nil
 }
 
 func fail(why string) {

@@ -4,8 +4,9 @@
 // testing package run by RunTests).
 //
 // Messages on the channel (fd 7) are a u32 length and a payload. A request is a function's index and its
-// arguments; a reply is a status byte (0: the results follow; 1: the function panicked, its message
-// follows). Every value is written as a type descriptor and the value's data, so a value held by an
+// arguments; a reply is a status byte (0: the results follow; 1: the call failed, why follows; 2: the
+// function panicked: whether its value was a string, an error or another value, and its text, follow,
+// and the tests' side panics again with a value made of that text alone: a string, or an error). Every value is written as a type descriptor and the value's data, so a value held by an
 // interface{} crosses with its dynamic type. The types form a closed set: bool, the int, uint and float
 // kinds, string, slices, arrays, maps and interface{} of those; the tests' side rebuilds each value from
 // its own reflect types and accepts a value only of the type its position declares (any value of the set
@@ -27,6 +28,19 @@ const (
 	tokenFd    = 4
 	maxMessage = 256 << 20
 	maxDepth   = 32 // nested type descriptors
+)
+
+// reply status bytes, and what a panic's value was
+const (
+	replyResults byte = iota
+	replyFailed
+	replyPanicked
+)
+
+const (
+	panicString byte = iota
+	panicError
+	panicOther
 )
 
 // descriptor tags
