@@ -226,12 +226,14 @@ def _result(submission: Submission, answer: Any) -> JudgeResult:
 
 def _unsendable(submission: Submission) -> JudgeResult | None:
     """SE for a submission /judge cannot carry, else None: an interactive problem with a case of limits of its
-    own (its cases travel as test data, whose limits are the submission's), or a call case whose values JSON
+    own or not a stdio case (its cases travel as test data: stdin and answers, the submission's limits; the
+    judge refuses other kinds, but a Submission made by hand is not checked), or a call case whose values JSON
     cannot carry as they are (a set or bytes expected: valid for the embedded judge, which compares Python
     values, but the server would judge another value or none). Raised instead, it would sink a whole batch."""
-    if submission.interactor is not None and any(case.limits is not None for case in submission.cases):
-        return _failed(submission, "an interactive problem whose cases have limits of their own needs the "
-                                   "embedded judge or Ray: /judge takes its cases as test data")
+    if submission.interactor is not None and any(case.limits is not None or case.kind != "stdio" or case.io != "stdio"
+                                                 for case in submission.cases):
+        return _failed(submission, "an interactive problem whose cases have limits of their own (or are not stdio "
+                                   "cases) needs the embedded judge or Ray: /judge takes its cases as test data")
     for number, case in enumerate(submission.cases, 1):
         if case.kind == "call" and (unfit := not_json([case.args, case.expected_value])) is not None:
             return _failed(submission, f"case {number}'s values need the embedded judge or Ray: /judge takes "

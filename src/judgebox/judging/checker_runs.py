@@ -105,7 +105,10 @@ class ProgramRunner:
     def _run(self, prepared: Prepared, stdin: bytes, output: bytes, answer: bytes, group: Group | None
              ) -> Future[RunOutcome]:
         job = CheckerCommand((*prepared.argv, *ARGUMENTS[prepared.protocol]), stdin, output, answer, prepared.env)
-        return self.programs.pool.submit(job, b"", prepared.limits, program=prepared.artifact, group=group)
+        # before the submission's runs still queued: until its checker has run, a case's outcome (its output,
+        # up to the output cap) is held, and a submission of many cases would hold every one of them
+        return self.programs.pool.submit(job, b"", prepared.limits, program=prepared.artifact, group=group,
+                                         first=True)
 
 
 def _settling(verdict: Future[CheckResult], then: Callable[[Future[RunOutcome]], CheckResult | None]

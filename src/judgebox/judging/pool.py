@@ -170,9 +170,11 @@ class WorkerPool:
 
     def submit(self, job: Job, stdin: bytes, limits: Limits, files: dict[str, str | None] | None = None,
                fetch: tuple[str, ...] = (), program: Artifact | None = None,
-               group: Group | None = None) -> Future[RunOutcome]:
+               group: Group | None = None, first: bool = False) -> Future[RunOutcome]:
         """Queue one job in ``group`` (default: :func:`current_group`); ``files``, ``fetch`` and ``program``
-        as in :meth:`Slot.run` (the artifact is kept alive by the queued job until it has run)."""
+        as in :meth:`Slot.run` (the artifact is kept alive by the queued job until it has run). ``first``
+        puts it before the group's other queued jobs: work that finishes a case already run (its checker),
+        whose outcome is held until then, goes before the runs of cases not yet started."""
         group = group or current_group()
         future: Future[RunOutcome] = Future()
         with self._cond:
@@ -181,7 +183,11 @@ class WorkerPool:
             if group.cancelled:
                 future.cancel()
                 return future
-            group._queue.append((future, job, stdin, limits, files, fetch, program))
+            entry = (future, job, stdin, limits, files, fetch, program)
+            if first:
+                group._queue.appendleft(entry)
+            else:
+                group._queue.append(entry)
             if len(group._queue) == 1:
                 self._offer(group, group._takers())
             self._cond.notify()

@@ -14,8 +14,8 @@ the tests call. Here the tests never share a package, a binary or a process with
    (``testing``, testify's ``assert``, ``fmt``...) added.
 2. **The program's side** (S): the program with a generated ``main`` that serves a table of its functions
    over the channel (fd 7) by reflection (``harnesses/go/wire``): arguments are rebuilt, the function
-   called, its results (or its panic: the kind of its value and its text) sent back as data. Its ``init()`` functions, package
-   variables and goroutines live and die in S.
+   called, its results (or its panic: the kind of its value and its text) sent back as data. Its
+   ``init()`` functions, package variables and goroutines live and die in S.
 3. **The tests' side** (T): the tests, a generated stub per program function they call (same signature,
    forwarding over the channel), and ``harnesses/go/tests_main.go``, which makes T undumpable, runs the
    tests with Go's own ``testing`` package and writes the pass (``asserts`` and the token) only after

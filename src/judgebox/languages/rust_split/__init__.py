@@ -21,8 +21,9 @@ In one crate a program can define its own ``assert_eq!`` macro before the tests,
    ``assertion-failed`` (WA). A panic of the program's function is raised again in T with its message
    alone (a payload that is not a message crosses as "a panic"): ``#[should_panic]`` and ``catch_unwind``
    behave as under ``cargo test``, and a panic the tests do not expect fails their test (WA). The
-   program's process ending, or a malformed reply, ends T with status 1: RE, never a pass. A program function named like a std name the tests see
-   (``Some``, ``drop``, ``max``, ``HashMap``...) gets no stub: it would shadow that name in the tests.
+   program's process ending, or a malformed reply, ends T with status 1: RE, never a pass. A program
+   function named like a std name the tests see (``Some``, ``drop``, ``max``, ``HashMap``...) gets no
+   stub: it would shadow that name in the tests.
 
 Values: every int type, f32, f64, bool, char, String (and ``&str``), ``Vec`` (and ``&[T]``),
 ``VecDeque``, arrays, tuples, ``Option``, ``HashMap``/``HashSet``/``BTreeMap``/``BTreeSet`` of those,
