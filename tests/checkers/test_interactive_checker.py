@@ -19,7 +19,7 @@ import judgebox.verl
 from judgebox import Limits, Verdict
 from judgebox.sandbox.config import SandboxConfig
 from support.server import Server
-from support.special_judges import IN_REPOSITORY, find_testlib, program
+from support.special_judges import HIDDEN_SUM, IN_REPOSITORY, find_testlib, hidden_sum, program
 
 pytestmark = pytest.mark.slow  # testlib.h compiles (about 15 s) for each interactor and checker, once per module
 
@@ -55,25 +55,10 @@ for path in ["/proc/self/fd/10", *glob.glob("/proc/[0-9]*/fd/10"), "tout", "outp
 """
 
 
-def hidden_sum(*arrays: list[int], checker: bool = True) -> dict:
-    data = {"inputs": [f"{len(a)}\n{' '.join(map(str, a))}\n" for a in arrays],
-            "outputs": [f"{sum(a)}\n" for a in arrays],
-            "interactor": program("sum_relay_interactor.cpp"), "time_limit": 2}
-    if checker:
-        data["checker"] = program("sum_relay_checker.cpp")
-    return data
 
 
-SUM = """
-n = int(input())
-total = 0
-for i in range(1, n + 1):
-    print("?", i, flush=True)
-    total += int(input())
-print("!", total, flush=True)
-"""
-SUM_PLUS_ONE = SUM.replace('"!", total', '"!", total + 1')
-JUNK = SUM.replace('"!", total', '"!", "abc"')
+SUM_PLUS_ONE = HIDDEN_SUM.replace('"!", total', '"!", total + 1')
+JUNK = HIDDEN_SUM.replace('"!", total', '"!", "abc"')
 ARRAYS = ([5], [1, 2, 3], [-7, 100, 42, 0])
 
 
@@ -112,8 +97,8 @@ def test_without_answers_the_interactor_is_the_judge(testlib_judge):
 
 # -- a Polygon-style problem: its own relay interactor and checker, through every entry point ---------------
 
-@pytest.mark.parametrize(("code", "expected"), [(SUM, Verdict.AC), (SUM_PLUS_ONE, Verdict.WA), (JUNK, Verdict.WA),
-                                                ("input()\ninput()\n", Verdict.TLE)],
+@pytest.mark.parametrize(("code", "expected"), [(HIDDEN_SUM, Verdict.AC), (SUM_PLUS_ONE, Verdict.WA),
+                                                (JUNK, Verdict.WA), ("input()\ninput()\n", Verdict.TLE)],
                          ids=["right", "off-by-one", "junk", "silent"])
 def test_hidden_sum_the_same_everywhere(testlib_judge, testlib_server, code, expected):
     data = hidden_sum(*ARRAYS)
@@ -148,8 +133,8 @@ def test_forging_the_interactors_output_file(testlib_judge):
     assert verdicts(result) == [Verdict.WA] * 2, [c.message for c in result.cases]
 
 
-FLOOD = SUM.replace('print("!", total, flush=True)', 'import sys\nsys.stdout.write("! " + "9" * (3 << 20) + "\\n")'
-                    '\nsys.stdout.flush()')
+FLOOD = HIDDEN_SUM.replace('print("!", total, flush=True)',
+                           'import sys\nsys.stdout.write("! " + "9" * (3 << 20) + "\\n")\nsys.stdout.flush()')
 
 
 def test_a_flood_through_the_interactor(testlib_judge):
@@ -159,7 +144,7 @@ def test_a_flood_through_the_interactor(testlib_judge):
 
 @pytest.mark.parametrize("said", ["0x10", "-0", "6.0", "\\x00", "1e400"])
 def test_junk_the_interactor_relays(testlib_judge, said):
-    code = SUM.replace('print("!", total, flush=True)', f'print("!", {said!r}, flush=True)')
+    code = HIDDEN_SUM.replace('print("!", total, flush=True)', f'print("!", {said!r}, flush=True)')
     result = testlib_judge.judge(code, hidden_sum([1, 2, 3]))
     assert result.cases[0].verdict in (Verdict.WA, Verdict.TLE), result.cases[0].message
 
@@ -170,6 +155,6 @@ def test_the_checker_program_failing_on_the_output_is_blamed_on_it(testlib_judge
         '#include "testlib.h"\nint main(int argc, char* argv[]) {\n    registerTestlibCmd(argc, argv);\n'
         '    std::string said = ouf.readToken();\n    if (said == "fail") quitf(_fail, "provoked");\n'
         '    quitf(said == ans.readToken() ? _ok : _wa, "compared");\n}\n')}
-    code = SUM.replace('print("!", total, flush=True)', 'print("!", "fail", flush=True)')
+    code = HIDDEN_SUM.replace('print("!", total, flush=True)', 'print("!", "fail", flush=True)')
     result = testlib_judge.judge(code, dict(hidden_sum([4]), checker=checker))
     assert result.cases[0].verdict is Verdict.WA, result.cases[0].message

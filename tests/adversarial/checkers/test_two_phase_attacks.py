@@ -24,7 +24,7 @@ from judgebox import Limits, Verdict
 from judgebox.backends.server import ServerJudge
 from judgebox.sandbox.config import SandboxConfig
 from support.server import Server
-from support.special_judges import IN_REPOSITORY, find_testlib, program
+from support.special_judges import HIDDEN_SUM, IN_REPOSITORY, find_testlib, hidden_sum
 
 pytestmark = pytest.mark.slow
 
@@ -32,14 +32,6 @@ A_PLUS_B = {"language": "cpp", "code": (IN_REPOSITORY / "interactors" / "interac
 A_PLUS_B_DATA = {"inputs": ["3\n1 2\n10 20\n-5 7\n"], "outputs": ["3\n30\n2\n"], "interactor": A_PLUS_B,
                  "time_limit": 5}
 
-SUM = """
-n = int(input())
-total = 0
-for i in range(1, n + 1):
-    print("?", i, flush=True)
-    total += int(input())
-print("!", total, flush=True)
-"""
 
 # A Python relay interactor (fast to build): relays a_i, writes the rest of the "!" line to tout, OK.
 PY_RELAY = r'''
@@ -73,14 +65,6 @@ int main(int argc, char* argv[]) {
 '''}
 
 
-def hidden_sum(*arrays, checker=True, **extra):
-    data = {"inputs": [f"{len(a)}\n{' '.join(map(str, a))}\n" for a in arrays],
-            "outputs": [f"{sum(a)}\n" for a in arrays],
-            "interactor": program("sum_relay_interactor.cpp"), "time_limit": 2}
-    if checker:
-        data["checker"] = program("sum_relay_checker.cpp")
-    data.update(extra)
-    return data
 
 
 @pytest.fixture(scope="module")
@@ -149,28 +133,28 @@ def test_answers_with_trailing_whitespace(testlib_judge):
 
 def test_a_checkers_points_are_the_score_and_no_more(testlib_judge):
     data = hidden_sum([1, 2, 3], [4], checker=False, interactor=PY_INTERACTOR)
-    off_by_one = testlib_judge.judge(SUM.replace('"!", total', '"!", total + 1'), data, checker=POINTS_CHECKER)
+    off_by_one = testlib_judge.judge(HIDDEN_SUM.replace('"!", total', '"!", total + 1'), data, checker=POINTS_CHECKER)
     assert [(c.verdict, c.points) for c in off_by_one.cases] == [(Verdict.WA, 0.5)] * 2
     assert off_by_one.score == pytest.approx(0.5)
-    assert testlib_judge.judge(SUM, data, checker=POINTS_CHECKER).score == 1.0
+    assert testlib_judge.judge(HIDDEN_SUM, data, checker=POINTS_CHECKER).score == 1.0
 
 
 def test_the_output_file_past_the_cap_is_wa(testlib_judge):
     data = hidden_sum([1, 2], checker=False, interactor=PY_INTERACTOR)
-    flood = SUM.replace('print("!", total, flush=True)', 'print("!", "3" + " " * 6000, flush=True)')
+    flood = HIDDEN_SUM.replace('print("!", total, flush=True)', 'print("!", "3" + " " * 6000, flush=True)')
     result = testlib_judge.judge(flood, data, limits=Limits(output_bytes=4096))
     assert verdicts(result) == [Verdict.WA], result.cases[0].message
     assert "output cap" in result.cases[0].message
 
 
 def test_an_interactor_out_of_time_is_tle_not_the_checkers(testlib_judge):
-    result = testlib_judge.judge(SUM, hidden_sum([1, 2, 3], interactor=BURNING_INTERACTOR))
+    result = testlib_judge.judge(HIDDEN_SUM, hidden_sum([1, 2, 3], interactor=BURNING_INTERACTOR))
     assert verdicts(result) == [Verdict.TLE], result.cases[0].message
 
 
 def test_judge_and_embedded_agree_on_a_checker_given_beside(testlib_judge):
     data = hidden_sum([1, 2, 3], [4], checker=False, interactor=PY_INTERACTOR)
-    code = SUM.replace('"!", total', '"!", total + 1')
+    code = HIDDEN_SUM.replace('"!", total', '"!", total + 1')
     embedded = testlib_judge.judge(code, data, checker=POINTS_CHECKER)
     with Server("--workers", "2", env={"JUDGEBOX_TESTLIB": find_testlib()}) as server:
         with ServerJudge(server.url, timeout=120) as client:
@@ -188,10 +172,10 @@ def test_the_judges_memory_does_not_grow_with_cases_times_the_output_file(testli
     run. The checker runs queued behind the submission's remaining runs, so every outcome waited: 24 cases
     of a 30 MB token grew the judge by ~750 MB (100 cases at the 64 MiB cap: GBs). A checker run now goes
     before its group's queued runs (``WorkerPool.submit(first=True)``): a few outcomes wait at a time."""
-    flood = SUM.replace('print("!", total, flush=True)',
+    flood = HIDDEN_SUM.replace('print("!", total, flush=True)',
                         'import sys\nsys.stdout.write("! " + "9" * (30 << 20) + "\\n")\nsys.stdout.flush()')
     data = hidden_sum(*[[1, 2]] * 24, time_limit=10)
-    testlib_judge.judge(SUM, hidden_sum([1]))  # builds both programs first
+    testlib_judge.judge(HIDDEN_SUM, hidden_sum([1]))  # builds both programs first
 
     def rss_kb() -> int:
         with open("/proc/self/status") as f:

@@ -66,3 +66,27 @@ while True:
     else:
         lo = mid + 1
 """
+
+
+# The problem "hidden sum" (sum_relay_interactor.cpp, sum_relay_checker.cpp): testlib's two phases, an
+# interactor that relays the solution's answer to its output file and a checker that judges that file.
+HIDDEN_SUM = """
+n = int(input())
+total = 0
+for i in range(1, n + 1):
+    print("?", i, flush=True)
+    total += int(input())
+print("!", total, flush=True)
+"""
+
+
+def hidden_sum(*arrays: list[int], checker: bool = True, **settings: object) -> dict:
+    """The test data of "hidden sum" for these arrays, with its checker unless ``checker=False``; ``settings``
+    replace or add test-data settings (another interactor, a time limit)."""
+    data: dict = {"inputs": [f"{len(a)}\n{' '.join(map(str, a))}\n" for a in arrays],
+                  "outputs": [f"{sum(a)}\n" for a in arrays],
+                  "interactor": program("sum_relay_interactor.cpp"), "time_limit": 2}
+    if checker:
+        data["checker"] = program("sum_relay_checker.cpp")
+    data.update(settings)
+    return data

@@ -1,7 +1,8 @@
 // judgebox: reads Go source in the sandbox for a Go assert case (see judgebox/languages/go_split.py).
 //
 //	describe program IN OUT: the source is the program as its own process compiles it (package main,
-//	    its main renamed, imports it does not use dropped); the listing is its functions: name,
+//	    its main renamed, the standard packages it names and does not import added, as HumanEval-X's
+//	    evaluation adds them, imports it does not use dropped); the listing is its functions: name,
 //	    parameter and result types in the closed set of data types, or why a function is not callable.
 //	describe tests IN OUT: the source is the tests as the tests' process compiles them (package main,
 //	    the usual imports they use and do not import added, those they do not use dropped); the listing
@@ -24,6 +25,7 @@ import (
 	"go/types"
 	"os"
 	"path"
+	"sort"
 	"strconv"
 	"strings"
 	"unicode"
@@ -36,6 +38,13 @@ var usualImports = map[string]string{
 	"require": "github.com/stretchr/testify/require", "fmt": "fmt", "math": "math", "strings": "strings",
 	"sort": "sort", "strconv": "strconv", "reflect": "reflect", "unicode": "unicode", "bytes": "bytes",
 	"errors": "errors",
+}
+
+// the standard packages a program uses by their usual name without importing them: HumanEval-X's own
+// evaluation imports each of these that the program's code names (its IMPORT_HELPER for Go)
+var programImports = map[string]string{
+	"math": "math", "strings": "strings", "fmt": "fmt", "strconv": "strconv", "time": "time", "bytes": "bytes",
+	"regexp": "regexp", "sort": "sort", "rand": "math/rand", "md5": "crypto/md5",
 }
 
 type function struct {
@@ -113,6 +122,7 @@ func parse(fset *token.FileSet, source []byte) *ast.File {
 }
 
 func describeProgram(fset *token.FileSet, file *ast.File) programListing {
+	addImports(file, programImports)
 	for _, decl := range file.Decls {
 		if fn, ok := decl.(*ast.FuncDecl); ok && fn.Recv == nil && fn.Name.Name == "main" {
 			fn.Name.Name = "judgeboxProgramMain" // the program's process runs the dispatcher's main
@@ -230,7 +240,7 @@ func describeTests(file *ast.File) testsListing {
 			}
 		}
 	}
-	addUsualImports(file)
+	addImports(file, usualImports)
 	for _, decl := range file.Decls { // a stub named like an import of the tests' file would clash with it
 		if gen, ok := decl.(*ast.GenDecl); ok && gen.Tok == token.IMPORT {
 			for _, spec := range gen.Specs {
@@ -290,14 +300,20 @@ func importName(spec *ast.ImportSpec) string {
 	return path.Base(value)
 }
 
-func addUsualImports(file *ast.File) {
+// addImports imports each package of table (usual name -> path) that the file names but does not import.
+func addImports(file *ast.File, table map[string]string) {
 	imported := map[string]bool{}
 	for _, spec := range file.Imports {
 		imported[importName(spec)] = true
 	}
-	var specs []ast.Spec
+	var names []string // in order: the same file always reads the same (its build is cached by content)
 	for name := range usedPackageNames(file) {
-		if target, ok := usualImports[name]; ok && !imported[name] {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	var specs []ast.Spec
+	for _, name := range names {
+		if target, ok := table[name]; ok && !imported[name] {
 			specs = append(specs, &ast.ImportSpec{Path: &ast.BasicLit{Kind: token.STRING, Value: strconv.Quote(target)}})
 		}
 	}
