@@ -4,13 +4,11 @@ verdict on a real run; on CodeContests' 300 references the judgebox preset is to
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 import pytest
 
 import judgebox.verl
 from judgebox import presets
-from judgebox.verl import reference
 from support.data import load_dataset
 
 # references at 1.0 under the judgebox preset (tests/data/README.md: 255 validated). 257 in two runs at 5871b69
@@ -47,13 +45,6 @@ def test_each_preset_gives_its_ecosystems_verdict(judge, code, expected, verdict
                                  checker=preset.checking).verdict) for name, preset in presets.PRESETS.items()}
     assert got == verdicts
 
-
-@pytest.fixture(scope="module")
-def prime_code():
-    wheel = reference.find_wheel(Path(__file__).resolve().parents[2] / ".cache" / "verl")
-    if wheel is None:
-        pytest.fail("verl's wheel is not in .cache/verl: run scripts/setup.sh --test")
-    return reference.load(wheel)[1]
 
 
 @pytest.mark.slow  # about 3 s in all on this busy 2-core machine
