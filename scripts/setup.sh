@@ -91,4 +91,10 @@ OPENRLHF_WHEEL_DIR=.cache/openrlhf
 if ! ls "$OPENRLHF_WHEEL_DIR"/openrlhf-0.11.2-*.whl >/dev/null 2>&1; then
   .venv/bin/python -m pip download -q --no-deps --dest "$OPENRLHF_WHEEL_DIR" openrlhf==0.11.2
 fi
+# lighteval 0.13.0's wheel: it carries LiveCodeBench's own grading code (lighteval/tasks/tasks/lcb/
+# codegen_metrics.py), which tests/judging/test_parity.py runs beside the livecodebench preset (loaded by path).
+LIGHTEVAL_WHEEL_DIR=.cache/lighteval
+if ! ls "$LIGHTEVAL_WHEEL_DIR"/lighteval-0.13.0-*.whl >/dev/null 2>&1; then
+  .venv/bin/python -m pip download -q --no-deps --dest "$LIGHTEVAL_WHEEL_DIR" lighteval==0.13.0
+fi
 echo "judgebox setup: ready (.venv, with the test extras)"

@@ -12,10 +12,10 @@ preset              stdout / call results                                       
 ``verl``            verl's ``sandbox_fusion`` (:mod:`judgebox.verl.parity`: its wrapper, share of the
                     ``rstrip("\\n")`` equality, metadata)                                 first 10 if
                                                                                           continuous
-``prime``           verl's ``prime_code`` (APPS cascade ``apps``) / ``value``, exact     first 10 if
+``prime``           verl's ``prime_code`` (APPS cascade ``apps``) / ``value``, Python ==  first 10 if
                                                                                           continuous, else
                                                                                           all or nothing
-``livecodebench``   ``livecodebench`` (stripped lines, exact decimals) / ``value`` exact  all or nothing
+``livecodebench``   ``livecodebench`` (stripped lines, exact decimals) / ``value`` ==     all or nothing
 ``codecontests``    ``float`` absolute 1e-5, case-insensitive / ``value``                all or nothing
 ``sandboxfusion``   ``sandboxfusion`` (CommonOJ: lines, case-insensitive, rel 1e-5)      all or nothing
 ==================  ===================================================================  ==================
@@ -74,12 +74,14 @@ class Preset:
         return self.continuous if continuous else self.discrete
 
 
-_EXACT_VALUE = make("value", epsilon=0.0)  # Python's == once tuples are lists, as both harnesses compare
+_EXACT_VALUE = make("value", epsilon=0.0)  # equality once tuples are lists, bools apart from numbers
+# Python's ==, as prime_code and LiveCodeBench compare a returned value: 1 == True too
+_PYTHON_EQUALITY = make("value", epsilon=0.0, bool_is_int=True)
 PRESETS: dict[str, Preset] = {preset.name: preset for preset in (
     Preset("judgebox", checkers.DEFAULT, FRACTION, FRACTION),
     Preset("verl", Checking(make("exact", ignore_trailing_newlines=True), _EXACT_VALUE), FIRST_TEN, FRACTION),
-    Preset("prime", Checking(make("apps"), _EXACT_VALUE), FIRST_TEN, ALL_OR_NOTHING),
-    Preset("livecodebench", Checking(make("livecodebench"), _EXACT_VALUE), ALL_OR_NOTHING, ALL_OR_NOTHING),
+    Preset("prime", Checking(make("apps"), _PYTHON_EQUALITY), FIRST_TEN, ALL_OR_NOTHING),
+    Preset("livecodebench", Checking(make("livecodebench"), _PYTHON_EQUALITY), ALL_OR_NOTHING, ALL_OR_NOTHING),
     Preset("codecontests", Checking(make("float", mode="absolute", epsilon=1e-5, case_insensitive=True),
                                     make("value")), ALL_OR_NOTHING, ALL_OR_NOTHING),
     Preset("sandboxfusion", Checking(make("sandboxfusion"), make("value")), ALL_OR_NOTHING, ALL_OR_NOTHING),

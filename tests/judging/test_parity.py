@@ -6,8 +6,13 @@ the harness's own code and under the preset: the scores are equal, or the row sa
 what each gives (the test holds both to it).
 
 - ``prime.toml``: verl's ``prime_code`` from verl 0.9.1's wheel (``.cache/verl``, put there by
-  ``scripts/setup.sh --test``), against ``judgebox.verl.compute_score(profile="prime")``. prime_code runs the
-  program unsandboxed in a child of this process: the table holds known programs only.
+  ``scripts/setup.sh --test``), against ``judgebox.verl.compute_score(profile="prime")``, with verl's
+  ``continuous`` on and off;
+- ``livecodebench.toml``: LiveCodeBench's own ``check_correctness`` (as lighteval 0.13.0's wheel carries it,
+  ``support/livecodebench.py``), a sample passing when every case is True (its pass@1), against
+  ``profile="livecodebench"``.
+
+Both harnesses run the program unsandboxed in a child of this process: the tables hold known programs only.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ except ImportError:  # Python 3.10
     import tomli as tomllib
 
 import judgebox.verl
+from support import livecodebench
 
 TABLES = Path(__file__).with_name("parity")
 MODES = (True, False)  # verl's continuous, then all or nothing
@@ -34,7 +40,7 @@ def rows(harness: str) -> list[dict[str, Any]]:
     return tomllib.loads((TABLES / f"{harness}.toml").read_text(encoding="utf-8"))["row"]
 
 
-@pytest.mark.parametrize("harness", ["prime"])
+@pytest.mark.parametrize("harness", ["prime", "livecodebench"])
 def test_a_table_has_forty_rows_each_difference_explained(harness):
     table = rows(harness)
     assert len(table) >= 40
@@ -44,6 +50,15 @@ def test_a_table_has_forty_rows_each_difference_explained(harness):
         assert len(row["inputs"]) == len(row["outputs"]) > 0, row["name"]
         assert ("differs" in row) == ("judgebox" in row) == ("harness" in row), f"{row['name']}: both scores"
 
+
+def _cases(row: dict[str, Any]) -> dict[str, Any]:
+    return {key: row[key] for key in ("inputs", "outputs", "fn_name") if key in row}
+
+
+def _preset_score(preset: str, row: dict[str, Any], continuous: bool) -> float:
+    """The row's program scored by judgebox's verl scorer under ``preset``."""
+    return judgebox.verl.compute_score(None, None, 1024, f"```python\n{row['code']}\n```", _cases(row), continuous,
+                                       profile=preset)[0]
 
 
 def _prime_code_score(prime_code, completion: str, cases: dict, continuous: bool) -> float | str:
@@ -56,14 +71,22 @@ def _prime_code_score(prime_code, completion: str, cases: dict, continuous: bool
 
 @pytest.mark.parametrize("row", rows("prime"), ids=lambda row: row["name"])
 def test_the_prime_preset_against_prime_code(prime_code, row):
-    cases = {key: row[key] for key in ("inputs", "outputs", "fn_name") if key in row}
     completion = f"```python\n{row['code']}\n```"
-    theirs = [_prime_code_score(prime_code, completion, cases, continuous) for continuous in MODES]
-    ours = [judgebox.verl.compute_score(None, None, 1024, completion, json.loads(json.dumps(cases)), continuous,
-                                        profile="prime")[0] for continuous in MODES]
+    theirs = [_prime_code_score(prime_code, completion, _cases(row), continuous) for continuous in MODES]
+    ours = [_preset_score("prime", row, continuous) for continuous in MODES]
     if theirs[1] == "UnboundLocalError":  # prime_code's crash on a sample that failed a case: the preset's 0
         theirs[1] = 0.0
     if "differs" in row:
         assert (theirs, ours) == (row["harness"], row["judgebox"]), row["differs"]
     else:
         assert ours == theirs
+
+
+@pytest.mark.parametrize("row", rows("livecodebench"), ids=lambda row: row["name"])
+def test_the_livecodebench_preset_against_livecodebench(row):
+    theirs, results = livecodebench.pass_at_1(_cases(row), row["code"])
+    ours = _preset_score("livecodebench", row, continuous=True)
+    if "differs" in row:
+        assert (theirs, ours) == (row["harness"], row["judgebox"]), row["differs"]
+    else:
+        assert ours == theirs, results

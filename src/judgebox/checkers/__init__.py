@@ -97,7 +97,7 @@ REGISTRY: dict[str, Entry] = {
     "sandboxfusion": Entry(compat.sandboxfusion),
     "evalplus": Entry(compat.evalplus, kind="value", options={"atol": Option(0.0)}),
     "value": Entry(values.value, kind="value", options={"epsilon": Option(values.REL_TOL),
-                                                        "exact_integers": Option(True)}),
+                                                        "exact_integers": Option(True), "bool_is_int": Option(False)}),
 }
 ALIASES = {"numbers": "float"}  # the name of the float checker before it took options
 

@@ -1,7 +1,8 @@
 """The ``value`` checker: a call case's returned value against the expected one, as data, not as text.
 
 Lists and tuples are the same sequence; reals compare within ``epsilon`` (relative, or absolute 1e-9 near
-zero; 0 asks for equality); bools are not numbers (``True`` is not an accepted answer for ``1``); an
+zero; 0 asks for equality); bools are not numbers (``True`` is not an accepted answer for ``1``) unless
+``bool_is_int`` (Python's ``==``, which the harnesses that compare with it have: ``1 == True``); an
 expected integer is matched only by the same value unless ``exact_integers=False`` (``1000000500.0`` is
 not ``1000000000``, though within 1e-6 relative); NaN equals NaN (a function may rightly return it);
 everything else compares by type and value.
@@ -24,13 +25,15 @@ REL_TOL = 1e-6
 ABS_TOL = 1e-9
 
 
-def value(actual: Any, expected: Any, epsilon: float = REL_TOL, exact_integers: bool = True) -> CheckResult:
-    if values_equal(actual, expected, epsilon, exact_integers):
+def value(actual: Any, expected: Any, epsilon: float = REL_TOL, exact_integers: bool = True,
+          bool_is_int: bool = False) -> CheckResult:
+    if values_equal(actual, expected, epsilon, exact_integers, bool_is_int):
         return AC
     return CheckResult(Verdict.WA, "the returned value is not the expected one")
 
 
-def values_equal(actual: Any, expected: Any, epsilon: float = REL_TOL, exact_integers: bool = True) -> bool:
+def values_equal(actual: Any, expected: Any, epsilon: float = REL_TOL, exact_integers: bool = True,
+                 bool_is_int: bool = False) -> bool:
     pending = [(actual, expected)]
     while pending:
         actual, expected = pending.pop()
@@ -42,13 +45,13 @@ def values_equal(actual: Any, expected: Any, epsilon: float = REL_TOL, exact_int
             if actual.keys() != expected.keys():
                 return False
             pending.extend((actual[key], expected[key]) for key in expected)
-        elif not _scalars_equal(actual, expected, epsilon, exact_integers):
+        elif not _scalars_equal(actual, expected, epsilon, exact_integers, bool_is_int):
             return False
     return True
 
 
-def _scalars_equal(actual: Any, expected: Any, epsilon: float, exact_integers: bool) -> bool:
-    if isinstance(expected, bool) or isinstance(actual, bool):
+def _scalars_equal(actual: Any, expected: Any, epsilon: float, exact_integers: bool, bool_is_int: bool) -> bool:
+    if (isinstance(expected, bool) or isinstance(actual, bool)) and not bool_is_int:
         return type(actual) is type(expected) and actual == expected
     if isinstance(expected, (int, float)) and isinstance(actual, (int, float)):
         if isinstance(expected, int) and (exact_integers or isinstance(actual, int)):
