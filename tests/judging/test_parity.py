@@ -10,9 +10,13 @@ what each gives (the test holds both to it).
   ``continuous`` on and off;
 - ``livecodebench.toml``: LiveCodeBench's own ``check_correctness`` (as lighteval 0.13.0's wheel carries it,
   ``support/livecodebench.py``), a sample passing when every case is True (its pass@1), against
-  ``profile="livecodebench"``.
+  ``profile="livecodebench"``;
+- ``sandboxfusion.toml``: SandboxFusion's own CommonOJ grader through its /submit, on a SandboxFusion server
+  built by ``../shared/peers/sandboxfusion/setup.sh`` (``support/sandboxfusion_peer.py``; skipped, saying so,
+  where it is not built), against ``profile="sandboxfusion"``.
 
-Both harnesses run the program unsandboxed in a child of this process: the tables hold known programs only.
+The harnesses run the programs unsandboxed (prime_code and LiveCodeBench in a child of this process): the
+tables hold known programs only.
 """
 
 from __future__ import annotations
@@ -29,7 +33,7 @@ except ImportError:  # Python 3.10
     import tomli as tomllib
 
 import judgebox.verl
-from support import livecodebench
+from support import livecodebench, sandboxfusion_peer
 
 TABLES = Path(__file__).with_name("parity")
 MODES = (True, False)  # verl's continuous, then all or nothing
@@ -40,7 +44,7 @@ def rows(harness: str) -> list[dict[str, Any]]:
     return tomllib.loads((TABLES / f"{harness}.toml").read_text(encoding="utf-8"))["row"]
 
 
-@pytest.mark.parametrize("harness", ["prime", "livecodebench"])
+@pytest.mark.parametrize("harness", ["prime", "livecodebench", "sandboxfusion"])
 def test_a_table_has_forty_rows_each_difference_explained(harness):
     table = rows(harness)
     assert len(table) >= 40
@@ -61,6 +65,14 @@ def _preset_score(preset: str, row: dict[str, Any], continuous: bool) -> float:
                                        profile=preset)[0]
 
 
+def _agree(row: dict[str, Any], theirs: Any, ours: Any, detail: Any = None) -> None:
+    """The preset scores as the harness does, or as the row says and for the reason it gives."""
+    if "differs" in row:
+        assert (theirs, ours) == (row["harness"], row["judgebox"]), row["differs"]
+    else:
+        assert ours == theirs, detail
+
+
 def _prime_code_score(prime_code, completion: str, cases: dict, continuous: bool) -> float | str:
     """prime_code's score, or the name of what it raised."""
     try:
@@ -76,17 +88,23 @@ def test_the_prime_preset_against_prime_code(prime_code, row):
     ours = [_preset_score("prime", row, continuous) for continuous in MODES]
     if theirs[1] == "UnboundLocalError":  # prime_code's crash on a sample that failed a case: the preset's 0
         theirs[1] = 0.0
-    if "differs" in row:
-        assert (theirs, ours) == (row["harness"], row["judgebox"]), row["differs"]
-    else:
-        assert ours == theirs
+    _agree(row, theirs, ours)
 
 
 @pytest.mark.parametrize("row", rows("livecodebench"), ids=lambda row: row["name"])
 def test_the_livecodebench_preset_against_livecodebench(row):
     theirs, results = livecodebench.pass_at_1(_cases(row), row["code"])
-    ours = _preset_score("livecodebench", row, continuous=True)
-    if "differs" in row:
-        assert (theirs, ours) == (row["harness"], row["judgebox"]), row["differs"]
-    else:
-        assert ours == theirs, results
+    _agree(row, theirs, _preset_score("livecodebench", row, continuous=True), results)
+
+
+@pytest.fixture(scope="module")
+def sandboxfusion():
+    with sandboxfusion_peer.running() as url:
+        yield url
+
+
+@pytest.mark.slow  # SandboxFusion starts (a few seconds) and runs each case in a fresh interpreter
+@pytest.mark.parametrize("row", rows("sandboxfusion"), ids=lambda row: row["name"])
+def test_the_sandboxfusion_preset_against_sandboxfusion(sandboxfusion, row):
+    theirs, passed = sandboxfusion_peer.common_oj(sandboxfusion, row["code"], row["inputs"], row["outputs"])
+    _agree(row, theirs, _preset_score("sandboxfusion", row, continuous=True), passed)
