@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from judgebox import Case, Limits, Verdict
+from judgebox.languages import go_split
 
 HACKS = Path(__file__).resolve().parents[1] / "adversarial" / "rewards" / "go"
 LIMITS = Limits(cpu_time=5, memory_mb=512)
@@ -175,6 +176,88 @@ PROBLEMS = {
         "func TestRecovered(t *testing.T) {\n    defer func() {\n"
         '        assert.Equal(t, "negative", recover())\n    }()\n    MustDouble(-7)\n'
         '    t.Fatal("no panic")\n}\n'),
+    "named_types": Problem(  # a program's named types of the set: Celsius float64, Grid [][]int, Counts map
+        'import "strings"\n\ntype Celsius float64\n\ntype Fahrenheit float64\n\ntype Grid [][]int\n\n'
+        "type Counts map[string]int\n\nfunc (c Celsius) String() string {\n    return \"C\"\n}\n\n"
+        "func ToFahrenheit(c Celsius) Fahrenheit {\n    return Fahrenheit(c*9/5 + 32)\n}\n\n"
+        "func Transpose(g Grid) Grid {\n    if len(g) == 0 {\n        return Grid{}\n    }\n"
+        "    out := make(Grid, len(g[0]))\n    for j := range out {\n        out[j] = make([]int, len(g))\n"
+        "        for i := range g {\n            out[j][i] = g[i][j]\n        }\n    }\n    return out\n}\n\n"
+        "func WordCounts(s string) Counts {\n    out := Counts{}\n    for _, w := range strings.Fields(s) {\n"
+        "        out[w]++\n    }\n    return out\n}\n",
+        "type Celsius float64\n\ntype Fahrenheit float64\n\ntype Grid [][]int\n\ntype Counts map[string]int\n\n"
+        "func ToFahrenheit(c Celsius) Fahrenheit {\n    return Fahrenheit(c)\n}\n\n"
+        "func Transpose(g Grid) Grid {\n    return g\n}\n\n"
+        "func WordCounts(s string) Counts {\n    return Counts{}\n}\n",
+        "func TestToFahrenheit(t *testing.T) {\n    assert.Equal(t, Fahrenheit(212), ToFahrenheit(100))\n"
+        "    assert.Equal(t, Fahrenheit(32), ToFahrenheit(Celsius(0)))\n}\n\n"
+        "func TestTranspose(t *testing.T) {\n"
+        "    assert.Equal(t, Grid{{1, 3}, {2, 4}}, Transpose(Grid{{1, 2}, {3, 4}}))\n"
+        "    assert.Equal(t, Grid{}, Transpose(Grid{}))\n}\n\n"
+        "func TestWordCounts(t *testing.T) {\n"
+        '    assert.Equal(t, Counts{"a": 2, "b": 1}, WordCounts("a b a"))\n'
+        '    assert.Equal(t, 0, len(WordCounts("")))\n}\n'),
+    "structs": Problem(  # named structs: as arguments and results, in slices, nested, unexported fields, in interface{}
+        'import "sort"\n\ntype Point struct {\n    X, Y int\n}\n\n'
+        "type Segment struct {\n    from, to Point\n    name     string\n    tags     []string\n}\n\n"
+        "type Tree struct {\n    Label string\n    Kids  []Tree\n}\n\n"
+        "func Midpoint(a, b Point) Point {\n    return Point{(a.X + b.X) / 2, (a.Y + b.Y) / 2}\n}\n\n"
+        "func SortPoints(ps []Point) []Point {\n    out := append([]Point{}, ps...)\n"
+        "    sort.Slice(out, func(i, j int) bool {\n        if out[i].X != out[j].X {\n"
+        "            return out[i].X < out[j].X\n        }\n        return out[i].Y < out[j].Y\n    })\n"
+        "    return out\n}\n\n"
+        "func length(s Segment) int {\n    dx, dy := s.to.X-s.from.X, s.to.Y-s.from.Y\n    return dx*dx + dy*dy\n}\n\n"
+        "func Longest(segs []Segment) Segment {\n    best := segs[0]\n    for _, s := range segs[1:] {\n"
+        "        if length(s) > length(best) {\n            best = s\n        }\n    }\n    return best\n}\n\n"
+        "func Chain(n int) Tree {\n    t := Tree{Label: fmt.Sprint(n)}\n    if n > 0 {\n"
+        "        t.Kids = []Tree{Chain(n - 1)}\n    }\n    return t\n}\n\n"
+        "func Describe(p Point) interface{} {\n    if p.X == 0 && p.Y == 0 {\n        return \"origin\"\n    }\n"
+        "    return p\n}\n",
+        "type Point struct {\n    X, Y int\n}\n\n"
+        "type Segment struct {\n    from, to Point\n    name     string\n    tags     []string\n}\n\n"
+        "type Tree struct {\n    Label string\n    Kids  []Tree\n}\n\n"
+        "func Midpoint(a, b Point) Point {\n    return a\n}\n\n"
+        "func SortPoints(ps []Point) []Point {\n    return ps\n}\n\n"
+        "func Longest(segs []Segment) Segment {\n    return segs[0]\n}\n\n"
+        "func Chain(n int) Tree {\n    return Tree{Label: \"x\"}\n}\n\n"
+        "func Describe(p Point) interface{} {\n    return p\n}\n",
+        "func TestMidpoint(t *testing.T) {\n    assert.Equal(t, Point{2, 3}, Midpoint(Point{0, 0}, Point{4, 6}))\n}\n\n"
+        "func TestSortPoints(t *testing.T) {\n"
+        "    assert.Equal(t, []Point{{0, 5}, {1, 1}, {1, 2}}, SortPoints([]Point{{1, 2}, {0, 5}, {1, 1}}))\n"
+        "    assert.Equal(t, []Point{}, SortPoints([]Point{}))\n}\n\n"
+        "func TestLongest(t *testing.T) {\n"
+        '    a := Segment{from: Point{0, 0}, to: Point{1, 1}, name: "a"}\n'
+        '    b := Segment{from: Point{0, 0}, to: Point{3, 4}, name: "b", tags: []string{"long"}}\n'
+        "    assert.Equal(t, b, Longest([]Segment{a, b}))\n    assert.Equal(t, a, Longest([]Segment{a}))\n}\n\n"
+        "func TestChain(t *testing.T) {\n"
+        '    assert.Equal(t, Tree{"1", []Tree{{"0", nil}}}, Chain(1))\n}\n\n'
+        "func TestDescribe(t *testing.T) {\n"
+        '    assert.Equal(t, "origin", Describe(Point{}))\n'
+        "    assert.Equal(t, Point{1, 2}, Describe(Point{1, 2}))\n}\n"),
+    "kinds": Problem(  # []interface{} in, map[string][]interface{} out, structs inside interface{} both ways
+        "type Point struct{ X, Y int }\n\n"
+        "func Kinds(values []interface{}) map[string][]interface{} {\n    out := map[string][]interface{}{}\n"
+        "    for _, v := range values {\n        k := \"other\"\n        switch v.(type) {\n"
+        "        case int:\n            k = \"int\"\n        case string:\n            k = \"string\"\n"
+        "        case Point:\n            k = \"point\"\n        }\n        out[k] = append(out[k], v)\n    }\n"
+        "    return out\n}\n\n"
+        "func Wrap(x interface{}) []interface{} {\n"
+        '    return []interface{}{x, []interface{}{x}, map[string]interface{}{"x": x}}\n}\n',
+        "type Point struct{ X, Y int }\n\n"
+        "func Kinds(values []interface{}) map[string][]interface{} {\n    out := map[string][]interface{}{}\n"
+        "    for _, v := range values {\n        k := \"other\"\n        switch v.(type) {\n"
+        "        case int:\n            k = \"int\"\n        case string:\n            k = \"string\"\n"
+        "        }\n        out[k] = append(out[k], v)\n    }\n    return out\n}\n\n"
+        "func Wrap(x interface{}) []interface{} {\n    return []interface{}{x}\n}\n",
+        "func TestKinds(t *testing.T) {\n"
+        '    assert.Equal(t, map[string][]interface{}{"int": {1, 2}, "string": {"a"}, "point": {Point{1, 2}},'
+        ' "other": {2.5, []int{1}}},\n        Kinds([]interface{}{1, "a", Point{1, 2}, 2, 2.5, []int{1}}))\n'
+        "    assert.Equal(t, map[string][]interface{}{}, Kinds(nil))\n}\n\n"
+        "func TestWrap(t *testing.T) {\n"
+        "    assert.Equal(t, []interface{}{Point{3, 4}, []interface{}{Point{3, 4}},"
+        ' map[string]interface{}{"x": Point{3, 4}}}, Wrap(Point{3, 4}))\n'
+        '    assert.Equal(t, []interface{}{nil, []interface{}{nil}, map[string]interface{}{"x": nil}}, Wrap(nil))\n'
+        "}\n"),
 }
 
 
@@ -263,12 +346,17 @@ def test_every_test_function_runs(judge):
 
 @pytest.mark.slow  # about 5 s in all on this busy 2-core machine
 @pytest.mark.parametrize("signature, why", [
-    ("type Pair struct{ A, B int }\n\nfunc F(p Pair) int { return p.A }", "main.Pair"),
+    ("type Node struct{ Next *Node }\n\nfunc F(n Node) int { return 1 }", "*main.Node"),
     ("func F(p *int) int { return *p }", "*int"),
     ("func F(x int) (int, error) { return x, nil }", "error"),
+    ("type Failure struct{ Err error }\n\nfunc F(x Failure) int { return 1 }", "main.Failure"),
+    ("type Handler struct{ On func() }\n\nfunc F(x Handler) int { return 1 }", "func()"),
+    ("func F(p struct{ A int }) int { return p.A }", "unnamed struct"),
+    ("type Pair[T any] struct{ A T }\n\nfunc F(p Pair[int]) int { return 1 }", "main.Pair"),
+    ("type Embeds struct{ Point }\n\ntype Point struct{ X int }\n\nfunc F(e Embeds) int { return 1 }", "embedded"),
+    ("type int float64\n\nfunc F(x int) int { return 1 }", "predeclared"),
     ("func F(xs ...int) int { return len(xs) }", "variadic"),
     ("func F[T any](x T) int { return 1 }", "generic"),
-    ("type Celsius float64\n\nfunc F(x Celsius) int { return 1 }", "main.Celsius"),
 ])
 def test_a_function_the_harness_cannot_call_is_a_compile_error(judge, signature, why):
     result = judge_go(judge, signature + "\n", "func TestF(t *testing.T) {\n    assert.Equal(t, 1, F(1))\n}\n")
@@ -303,3 +391,38 @@ def test_a_program_function_named_like_a_tests_import_stays_the_programs(judge):
     tests = "func TestF(t *testing.T) {\n    assert := assert.New(t)\n    assert.Equal(4, F(2))\n}\n"
     assert judge_go(judge, code, tests).verdict is Verdict.AC  # no stub named assert: testify's stays
     assert judge_go(judge, code, tests.replace("4, F(2)", "5, F(2)")).verdict is Verdict.WA
+
+
+@pytest.mark.slow  # about 3 s in all on this busy 2-core machine
+def test_a_data_type_named_like_a_tests_name_is_not_copied(judge):
+    """The tests' own name wins: the program's type is not copied into the tests, and a function of it has
+    no stub; a program type the tests never meet does not disturb them."""
+    code = ("type assert struct{ X int }\n\ntype testing int\n\ntype Pair struct{ A int }\n\n"
+            "func F(x int) int {\n    return x * 2\n}\n\nfunc G(p Pair) int {\n    return p.A\n}\n")
+    tests = "func TestF(t *testing.T) {\n    assert := assert.New(t)\n    assert.Equal(4, F(2))\n}\n"
+    assert judge_go(judge, code, tests).verdict is Verdict.AC
+    tests = "type Pair struct{ B int }\n\nfunc TestG(t *testing.T) {\n    assert.Equal(t, 1, G(Pair{1}))\n}\n"
+    result = judge_go(judge, code, tests)
+    assert result.verdict is Verdict.CE and "tests' names" in result.cases[0].message
+
+
+def test_data_types_are_read_as_an_attackers_text():
+    read = go_split.data_types({"types": [{"name": "Pair", "type": "struct{A int; b []Grid; c struct{X Pair}}"},
+                                          {"name": "Grid", "type": "[][]int"}]})
+    assert [(t.name, t.definition) for t in read] == [("Pair", "struct{A int; b []Grid; c struct{X Pair}}"),
+                                                      ("Grid", "[][]int")]
+    for lie in ([{"name": "int", "type": "string"}], [{"name": "X", "type": "struct{A int}; func init() {}"}],
+                [{"name": "X", "type": "Y"}], [{"name": "X", "type": "struct{func int}"}],
+                [{"name": "X", "type": "*int"}], [{"name": "X", "type": "int"}, {"name": "X", "type": "int"}],
+                [{"name": "judgeboxTypes", "type": "int"}], [{"name": "X", "type": "struct{A int;B int}"}],
+                [{"name": "X Y", "type": "int"}], [{"name": "X", "type": "int", "methods": "String"}]):
+        with pytest.raises(go_split.Unsupported):
+            go_split.data_types({"types": lie})
+    with pytest.raises(go_split.Unsupported):  # a signature names only data types, and no unnamed struct
+        go_split.program_functions({"functions": [{"name": "F", "params": ["struct{A int}"], "results": []}],
+                                    "types": [], "refused": {}})
+    functions, _ = go_split.program_functions({"functions": [{"name": "F", "params": ["[]Pair"], "results": []}],
+                                               "types": [{"name": "Pair", "type": "struct{}"}], "refused": {}})
+    assert functions[0].params == ("[]Pair",)
+    copied, refused = go_split.tests_view(read, functions, {"Grid"})
+    assert copied == [] and set(refused) == {"F"}  # Pair uses Grid, which the tests declare

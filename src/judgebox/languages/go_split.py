@@ -30,11 +30,22 @@ the tests call. Here the tests never share a package, a binary or a process with
 
 Values cross as a type descriptor and data of a closed set of types, rebuilt by T from its own reflect
 types: bool, every int and uint kind, float32, float64, string (byte, rune are uint8, int32), slices,
-arrays and maps of those, and ``interface{}`` holding any of them (a nil slice or map stays nil: testify
-tells them from empty ones). A function with another type anywhere in its signature (a struct, a pointer,
-``error``, a program's named type, a func, a channel), a variadic or generic function, or a method, has
-no stub: tests that call it do not compile (CE, with the reason). Known differences from one binary:
-arguments cross by value (a program that sorts its argument in place does not sort the tests' slice).
+arrays and maps of those, ``interface{}`` holding any of them (a nil slice or map stays nil: testify
+tells them from empty ones), and the program's **data types**: its package-level named types whose
+definition is made only of the set, structs (fields exported or not, nested, unnamed structs inside) and
+other data types (``type Celsius float64``, ``type Grid [][]int``, ``type Pair struct{A int; b []string}``).
+The describe tool lists them spelled in the set's grammar, which is checked here and written again as
+T's copies of the declarations, in the stubs' file: the type alone, never the program's methods, so
+nothing of the program's runs in T (testify compares and prints plain values). A struct crosses as its
+fields' data by position; a data type held by an ``interface{}`` crosses by its name, looked up in each
+side's table of the data types (an unknown name is a malformed reply). A data type named like one of the
+tests' names (or Go's predeclared ones) is not copied, nor are the types and functions that use it.
+A function with another type anywhere in its signature (a pointer, ``error``, a func, a channel, an
+unnamed struct, a named type with one of those in its definition), a variadic or generic function, or a
+method, has no stub: tests that call it do not compile (CE, with the reason). Known differences from one
+binary: arguments cross by value (a program that sorts its argument in place does not sort the tests'
+slice); a program's data type has no methods in the tests (``fmt.Sprint`` of it in the tests does not
+call its ``String``).
 
 Builds are cached by content: the describe tool once per process; the program's reading and S once per
 program; the tests' reading once per tests, T once per tests and stubs (the programs of a GRPO group
@@ -52,6 +63,7 @@ import re
 import shutil
 import subprocess
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -70,14 +82,21 @@ WARM_IMPORTS = ("testing", "github.com/stretchr/testify/assert", "github.com/str
 WIRE_FILES = ("wire.go", "sides.go", "testdeps.go")
 MAX_LISTING = 4 << 20
 MAX_TYPE = 2000
+MAX_DATA_TYPES = 200
 CALLABLE = ("the tests see the program's top-level functions whose parameters and results are bool, int and uint"
-            " kinds, float32/64, string, slices, arrays, maps or interface{} of those")
+            " kinds, float32/64, string, slices, arrays, maps or interface{} of those, or the program's named"
+            " types and structs made of those")
 IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 # names a stub must not take: it would shadow Go's own in the tests (or collide with the harness's)
 PREDECLARED = frozenset(
     "bool byte complex64 complex128 error float32 float64 int int8 int16 int32 int64 rune string uint uint8"
     " uint16 uint32 uint64 uintptr true false iota nil any comparable append cap close complex copy delete"
     " imag len make new panic print println real recover main init judgeboxTests judgeboxwire".split())
+KEYWORDS = frozenset(
+    "break case chan const continue default defer else fallthrough for func go goto if import interface map"
+    " package range return select struct switch type var".split())
+# names a data type must not take in the tests (Go's newer builtins too)
+RESERVED_TYPES = PREDECLARED | KEYWORDS | {"min", "max", "clear", "judgeboxTypes"}
 BASIC = frozenset("bool int int8 int16 int32 int64 uint uint8 uint16 uint32 uint64 float32 float64 string".split())
 
 
@@ -96,39 +115,89 @@ class Unsupported(Exception):
     """A type the describe step gave that is not in the closed set (it never is, unless it lies)."""
 
 
-def canonical_type(text: str) -> str:
+def canonical_type(text: str, names: frozenset[str] = frozenset(), declaring: bool = False) -> str:
     """``text`` re-spelled from the closed set's grammar (the describe step's output is read as an
-    attacker's: it ran on the program's source)."""
+    attacker's: it ran on the program's source). ``names`` are the program's data types it may name; an
+    unnamed struct only where ``declaring`` (a data type's definition)."""
     if len(text) > MAX_TYPE:
         raise Unsupported("a type too long")
-    spelled, rest = _type(text, 0)
+    spelled, rest = _type(text, 0, names, declaring)
     if rest:
         raise Unsupported(f"the type {text!r}")
     return spelled
 
 
-def _type(text: str, depth: int) -> tuple[str, str]:
+def _type(text: str, depth: int, names: frozenset[str], declaring: bool) -> tuple[str, str]:
     if depth > 24:
         raise Unsupported("a type nested too deeply")
     if text.startswith("[]"):
-        elem, rest = _type(text[2:], depth + 1)
+        elem, rest = _type(text[2:], depth + 1, names, declaring)
         return "[]" + elem, rest
     if text.startswith("map["):
-        key, rest = _type(text[4:], depth + 1)
+        key, rest = _type(text[4:], depth + 1, names, declaring)
         if not rest.startswith("]"):
             raise Unsupported(f"the type {text!r}")
-        value, rest = _type(rest[1:], depth + 1)
+        value, rest = _type(rest[1:], depth + 1, names, declaring)
         return f"map[{key}]{value}", rest
     array = re.match(r"\[(0|[1-9][0-9]{0,6})\]", text)
     if array:
-        elem, rest = _type(text[array.end():], depth + 1)
+        elem, rest = _type(text[array.end():], depth + 1, names, declaring)
         return f"[{array[1]}]{elem}", rest
     if text.startswith("interface{}"):
         return "interface{}", text[len("interface{}"):]
+    if declaring and text.startswith("struct{"):
+        fields: list[str] = []
+        rest = text[len("struct{"):]
+        while not rest.startswith("}"):
+            if fields:
+                if not rest.startswith("; "):
+                    raise Unsupported(f"the type {text!r}")
+                rest = rest[2:]
+            field = IDENTIFIER.match(rest)
+            if field is None or field[0] in KEYWORDS or rest[field.end():field.end() + 1] != " ":
+                raise Unsupported(f"the type {text!r}")
+            spelled, rest = _type(rest[field.end() + 1:], depth + 1, names, declaring)
+            fields.append(f"{field[0]} {spelled}")
+        return "struct{" + "; ".join(fields) + "}", rest[1:]
     name = IDENTIFIER.match(text)
-    if name is None or name[0] not in BASIC:
+    if name is None or (name[0] not in BASIC and name[0] not in names):
         raise Unsupported(f"the type {text!r}")
     return name[0], text[name.end():]
+
+
+@dataclass(frozen=True)
+class DataType:
+    """A program's data type: its name and its definition in the closed set's grammar."""
+
+    name: str
+    definition: str
+
+    def names(self) -> set[str]:
+        return set(IDENTIFIER.findall(self.definition))
+
+
+def data_types(listing: dict) -> list[DataType]:
+    """The program's data types from its listing, checked: names, definitions of the set naming only them."""
+    entries = listing.get("types", [])
+    if not isinstance(entries, list) or len(entries) > MAX_DATA_TYPES:
+        raise Unsupported("a list of data types of an unknown form")
+    spelled: list[tuple[str, str]] = []
+    for entry in entries:
+        if (not isinstance(entry, dict) or set(entry) != {"name", "type"} or not isinstance(entry["name"], str)
+                or not isinstance(entry["type"], str)):
+            raise Unsupported("a data type entry of an unknown form")
+        spelled.append((entry["name"], entry["type"]))
+    names = frozenset(name for name, _ in spelled)
+    if len(names) != len(spelled):
+        raise Unsupported("a data type listed twice")
+    for name in names:
+        if not IDENTIFIER.fullmatch(name) or name in RESERVED_TYPES or name.startswith("judgebox"):
+            raise Unsupported(f"the data type name {name!r}")
+    return [DataType(name, canonical_type(definition, names, declaring=True)) for name, definition in spelled]
+
+
+def _uses(text: str, names: set[str]) -> set[str]:
+    return set(IDENTIFIER.findall(text)) & names
 
 
 @dataclass(frozen=True)
@@ -157,9 +226,11 @@ def _reading(artifact: Artifact) -> Reading:
 
 
 def program_functions(listing: dict) -> tuple[list[Function], dict[str, str]]:
-    """The program's functions from its listing, checked: identifiers, types of the closed set."""
-    if set(listing) != {"functions", "refused"}:
+    """The program's functions from its listing, checked: identifiers, types of the closed set (and of
+    the program's data types)."""
+    if set(listing) - {"types"} != {"functions", "refused"}:  # a listing without data types has none
         raise Unsupported("a listing of an unknown form")
+    names = frozenset(t.name for t in data_types(listing))
     functions, refused = [], {}
     for entry in listing["functions"]:
         if set(entry) != {"name", "params", "results"} or not isinstance(entry["name"], str):
@@ -170,12 +241,31 @@ def program_functions(listing: dict) -> tuple[list[Function], dict[str, str]]:
         if name in PREDECLARED:
             refused[name] = "it is named like one of Go's predeclared names, which the tests keep"
             continue
-        functions.append(Function(name, tuple(canonical_type(t) for t in entry["params"]),
-                                  tuple(canonical_type(t) for t in entry["results"])))
+        functions.append(Function(name, tuple(canonical_type(t, names) for t in entry["params"]),
+                                  tuple(canonical_type(t, names) for t in entry["results"])))
     for name, why in listing["refused"].items():
         if isinstance(name, str) and isinstance(why, str):
             refused[name[:200]] = why[:500]
     return functions, refused
+
+
+def tests_view(types: list[DataType], functions: list[Function], declared: set[str]
+               ) -> tuple[list[DataType], dict[str, str]]:
+    """The data types copied into T (those named like none of the tests' names, nor using one that is),
+    and why each program function whose signature uses another one has no stub."""
+    dropped = {t.name for t in types if t.name in declared}
+    for _ in range(len(types)):
+        more = {t.name for t in types if t.name not in dropped and t.names() & dropped}
+        if not more:
+            break
+        dropped |= more
+    refused = {}
+    for f in functions:
+        clash = sorted(set().union(*(_uses(t, dropped) for t in (*f.params, *f.results))))
+        if clash:
+            refused[f.name] = (f"its type {clash[0]} is named like one of the tests' names (or uses one that is),"
+                               " so the tests cannot have it")
+    return [t for t in types if t.name not in dropped], refused
 
 
 def _names(listing: dict, key: str) -> list[str]:
@@ -187,19 +277,26 @@ def _names(listing: dict, key: str) -> list[str]:
 
 # -- generated sources --------------------------------------------------------------------------------------
 
-def dispatcher_source(functions: list[Function]) -> str:
-    """S's main: the table of the program's functions, in the listing's order."""
+def _type_table(types: Sequence[DataType]) -> str:
+    return "".join(f"\t{json.dumps(t.name)}: (*{t.name})(nil),\n" for t in types)
+
+
+def dispatcher_source(functions: list[Function], types: Sequence[DataType] = ()) -> str:
+    """S's main: the table of the program's functions, in the listing's order, and of its data types."""
     table = "".join(f"\t{f.name},\n" for f in functions)
     return (f"package main\n\nimport judgeboxwire \"judgebox/wire\"\n\nfunc main() {{\n"
-            f"\tjudgeboxwire.Serve([]interface{{}}{{\n{table}\t}})\n}}\n")
+            f"\tjudgeboxwire.Serve([]interface{{}}{{\n{table}\t}}, map[string]interface{{}}{{\n"
+            f"{_type_table(types)}\t}})\n}}\n")
 
 
-def stubs_source(called: list[tuple[int, Function]], tests: list[str]) -> str:
-    """T's stubs (each calls S's function by its index in S's table) and the list of the tests to run."""
+def stubs_source(called: list[tuple[int, Function]], tests: list[str], types: Sequence[DataType] = ()) -> str:
+    """T's stubs (each calls S's function by its index in S's table), the list of the tests to run, and
+    the copies of the program's data types (their declarations alone) with their table."""
     out = ["package main\n\nimport (\n\t\"testing\"\n\n\tjudgeboxwire \"judgebox/wire\"\n)\n\n",
            "var judgeboxTests = []testing.InternalTest{\n"]
     out += [f"\t{{Name: {json.dumps(name)}, F: {name}}},\n" for name in tests]
-    out.append("}\n")
+    out.append("}\n\nvar judgeboxTypes = map[string]interface{}{\n" + _type_table(types) + "}\n")
+    out += [f"\ntype {t.name} {t.definition}\n" for t in types]
     for index, f in called:
         params = ", ".join(f"a{i} {t}" for i, t in enumerate(f.params))
         results = "" if not f.results else f" {f.results[0]}" if len(f.results) == 1 else f" ({', '.join(f.results)})"
@@ -290,8 +387,9 @@ def _describe(toolbox: Toolbox, mode: str, source: str, failure: str) -> Build:
                           program=tool.artifact)
 
 
-def _program_side(toolbox: Toolbox, reading: Reading, functions: list[Function]) -> Build:
-    return _go_build(toolbox, "s", {"program.go": reading.source, "judgebox_dispatch.go": dispatcher_source(functions)},
+def _program_side(toolbox: Toolbox, reading: Reading, functions: list[Function], types: list[DataType]) -> Build:
+    return _go_build(toolbox, "s", {"program.go": reading.source,
+                                    "judgebox_dispatch.go": dispatcher_source(functions, types)},
                      "go", "the program does not build with the assert harness")
 
 
@@ -316,6 +414,7 @@ def split_asserts(toolbox: Toolbox, program: str, tests: str) -> SplitBuild:
     try:
         program_reading = _reading(read_program.artifact)
         every, refusals = program_functions(program_reading.listing)
+        types = data_types(program_reading.listing)
     except (Unsupported, ValueError, TypeError, KeyError, AttributeError, RecursionError) as exc:
         return SplitBuild(compile_error=f"the assert harness could not read the program's functions: {exc}")
     try:
@@ -328,10 +427,12 @@ def split_asserts(toolbox: Toolbox, program: str, tests: str) -> SplitBuild:
         return SplitBuild(system_error="the tests define no func TestXxx(t *testing.T)")
     side_key = cache.key("go-split-side", harness, program)
     program_future = beside(lambda: cache.get_or_build(side_key, lambda: _program_side(toolbox, program_reading,
-                                                                                     every)))
+                                                                                     every, types)))
     wanted = set(IDENTIFIER.findall(tests)) - declared
-    called = [(index, f) for index, f in enumerate(every) if f.name in wanted]
-    stubs = stubs_source(called, test_names)
+    copied, clashes = tests_view(types, every, declared)
+    refusals.update(clashes)
+    called = [(index, f) for index, f in enumerate(every) if f.name in wanted and f.name not in clashes]
+    stubs = stubs_source(called, test_names, copied)
     tests_built = cache.get_or_build(cache.key("go-split-t", harness, tests_reading.source, stubs),
                                      lambda: _tests_side(toolbox, tests_reading.source, stubs))
     side = program_future.result()

@@ -3,7 +3,9 @@
 //	describe program IN OUT: the source is the program as its own process compiles it (package main,
 //	    its main renamed, the standard packages it names and does not import added, as HumanEval-X's
 //	    evaluation adds them, imports it does not use dropped); the listing is its functions: name,
-//	    parameter and result types in the closed set of data types, or why a function is not callable.
+//	    parameter and result types in the closed set of data types, or why a function is not callable;
+//	    and its data types: each package-level `type X U` whose U is made only of the closed set, structs
+//	    of it and other such types, spelled in the closed set's grammar (never its methods).
 //	describe tests IN OUT: the source is the tests as the tests' process compiles them (package main,
 //	    the usual imports they use and do not import added, those they do not use dropped); the listing
 //	    is their Test functions and the names they declare or import.
@@ -53,8 +55,14 @@ type function struct {
 	Results []string `json:"results"`
 }
 
+type dataType struct {
+	Name string `json:"name"`
+	Type string `json:"type"`
+}
+
 type programListing struct {
 	Functions []function        `json:"functions"`
+	Types     []dataType        `json:"types"`
 	Refused   map[string]string `json:"refused"`
 }
 
@@ -130,8 +138,15 @@ func describeProgram(fset *token.FileSet, file *ast.File) programListing {
 	}
 	config := types.Config{Importer: emptyImporter{}, Error: func(error) {}}
 	info := &types.Info{Defs: map[*ast.Ident]types.Object{}}
-	config.Check("main", fset, []*ast.File{file}, info) // errors: the compile reports them
-	listing := programListing{Functions: []function{}, Refused: map[string]string{}}
+	pkg, _ := config.Check("main", fset, []*ast.File{file}, info) // errors: the compile reports them
+	listing := programListing{Functions: []function{}, Types: []dataType{}, Refused: map[string]string{}}
+	speller := newSpeller(pkg, file, info)
+	for _, name := range speller.order {
+		if speller.data[name] {
+			spelled, _ := speller.spell(name.Type().Underlying(), 0, true)
+			listing.Types = append(listing.Types, dataType{name.Name(), spelled})
+		}
+	}
 	for _, decl := range file.Decls {
 		fn, ok := decl.(*ast.FuncDecl)
 		if !ok || fn.Recv != nil || fn.Name.Name == "_" || fn.Name.Name == "init" ||
@@ -144,7 +159,7 @@ func describeProgram(fset *token.FileSet, file *ast.File) programListing {
 			listing.Refused[name] = "its type could not be resolved"
 			continue
 		}
-		described, why := describeSignature(object.Type().(*types.Signature))
+		described, why := speller.describeSignature(object.Type().(*types.Signature))
 		if why != "" {
 			listing.Refused[name] = why
 			continue
@@ -155,7 +170,7 @@ func describeProgram(fset *token.FileSet, file *ast.File) programListing {
 	return listing
 }
 
-func describeSignature(sig *types.Signature) (function, string) {
+func (s *speller) describeSignature(sig *types.Signature) (function, string) {
 	if sig.TypeParams().Len() > 0 {
 		return function{}, "it is generic"
 	}
@@ -168,7 +183,7 @@ func describeSignature(sig *types.Signature) (function, string) {
 		into  *[]string
 	}{{sig.Params(), &out.Params}, {sig.Results(), &out.Results}} {
 		for i := 0; i < list.tuple.Len(); i++ {
-			spelled, err := spell(list.tuple.At(i).Type(), 0)
+			spelled, err := s.spell(list.tuple.At(i).Type(), 0, false)
 			if err != "" {
 				return function{}, err
 			}
@@ -178,8 +193,56 @@ func describeSignature(sig *types.Signature) (function, string) {
 	return out, ""
 }
 
-// spell gives t in the closed set's grammar, or why it is not in the set.
-func spell(t types.Type, depth int) (string, string) {
+// speller knows the program's data types: its package-level, non-generic named types whose underlying
+// type is of the closed set, structs of it and other data types (the greatest such set: a type that
+// refers to one that is not data is not data either).
+type speller struct {
+	pkg   *types.Package
+	order []*types.TypeName // in source order
+	data  map[*types.TypeName]bool
+	why   map[*types.TypeName]string // why a type is not data: the first part of its definition that is not
+}
+
+func newSpeller(pkg *types.Package, file *ast.File, info *types.Info) *speller {
+	s := &speller{pkg: pkg, data: map[*types.TypeName]bool{}, why: map[*types.TypeName]string{}}
+	for _, decl := range file.Decls {
+		gen, ok := decl.(*ast.GenDecl)
+		if !ok || gen.Tok != token.TYPE {
+			continue
+		}
+		for _, spec := range gen.Specs {
+			spec := spec.(*ast.TypeSpec)
+			name, ok := info.Defs[spec.Name].(*types.TypeName)
+			if !ok || spec.Assign.IsValid() || spec.TypeParams != nil || name.Name() == "_" {
+				continue // an alias is its target's type; a generic type is not data
+			}
+			if _, ok := name.Type().(*types.Named); !ok || s.data[name] {
+				continue
+			}
+			s.order = append(s.order, name)
+			if types.Universe.Lookup(name.Name()) != nil || strings.HasPrefix(name.Name(), "judgebox") {
+				s.why[name] = "it is named like one of Go's predeclared names, which the tests keep"
+			} else {
+				s.data[name] = true
+			}
+		}
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, name := range s.order {
+			if _, why := s.spell(name.Type().Underlying(), 0, true); s.data[name] && why != "" {
+				s.data[name] = false
+				s.why[name] = why
+				changed = true
+			}
+		}
+	}
+	return s
+}
+
+// spell gives t in the closed set's grammar, or why it is not in the set. An unnamed struct is data only
+// inside a data type's declaration (a value crosses by its type's name).
+func (s *speller) spell(t types.Type, depth int, declaring bool) (string, string) {
 	if depth > 24 {
 		return "", "a type nested too deeply"
 	}
@@ -191,25 +254,52 @@ func spell(t types.Type, depth int) (string, string) {
 			return types.Typ[t.Kind()].Name(), ""
 		}
 	case *types.Slice:
-		elem, why := spell(t.Elem(), depth+1)
+		elem, why := s.spell(t.Elem(), depth+1, declaring)
 		return "[]" + elem, why
 	case *types.Array:
-		elem, why := spell(t.Elem(), depth+1)
+		elem, why := s.spell(t.Elem(), depth+1, declaring)
 		return "[" + strconv.FormatInt(t.Len(), 10) + "]" + elem, why
 	case *types.Map:
-		key, why := spell(t.Key(), depth+1)
+		key, why := s.spell(t.Key(), depth+1, declaring)
 		if why != "" {
 			return "", why
 		}
-		value, why := spell(t.Elem(), depth+1)
+		value, why := s.spell(t.Elem(), depth+1, declaring)
 		return "map[" + key + "]" + value, why
 	case *types.Interface:
 		if t.Empty() {
 			return "interface{}", ""
 		}
+	case *types.Struct:
+		if !declaring {
+			return "", "the unnamed struct type " + t.String() + " cannot cross between the processes (a named one can)"
+		}
+		fields := make([]string, t.NumFields())
+		for i := range fields {
+			field := t.Field(i)
+			if field.Embedded() {
+				return "", "the struct " + t.String() + " has an embedded field, which does not cross"
+			}
+			spelled, why := s.spell(field.Type(), depth+1, declaring)
+			if why != "" {
+				return "", why
+			}
+			fields[i] = field.Name() + " " + spelled
+		}
+		return "struct{" + strings.Join(fields, "; ") + "}", ""
 	case *types.Named:
-		if t.Obj().Pkg() == nil && t.Obj().Name() == "any" {
+		name := t.Obj()
+		if name.Pkg() == nil && name.Name() == "any" {
 			return "interface{}", ""
+		}
+		if name.Pkg() == nil && name.Name() == "error" {
+			break
+		}
+		if name.Pkg() == s.pkg && s.data[name] && t.TypeArgs().Len() == 0 {
+			return name.Name(), ""
+		}
+		if why, ok := s.why[name]; ok && len(why) < 400 {
+			return "", "the type " + t.String() + " is not data of the closed set: " + why
 		}
 	}
 	return "", "the type " + t.String() + " is not one that crosses between the processes"

@@ -50,8 +50,9 @@ func readFull(b []byte) (int, error) {
 // -- the program's side -------------------------------------------------------------------------------
 
 // Serve answers the tests' calls of functions (the generated table, in the tests' stubs' order) until
-// the tests' process closes the channel.
-func Serve(functions []interface{}) {
+// the tests' process closes the channel; types are the program's data types (see Register).
+func Serve(functions []interface{}, types map[string]interface{}) {
+	Register(types)
 	for {
 		request, err := receive()
 		if err != nil {

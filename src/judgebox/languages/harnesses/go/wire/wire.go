@@ -6,13 +6,19 @@
 // Messages on the channel (fd 7) are a u32 length and a payload. A request is a function's index and its
 // arguments; a reply is a status byte (0: the results follow; 1: the call failed, why follows; 2: the
 // function panicked: whether its value was a string, an error or another value, and its text, follow,
-// and the tests' side panics again with a value made of that text alone: a string, or an error). Every value is written as a type descriptor and the value's data, so a value held by an
-// interface{} crosses with its dynamic type. The types form a closed set: bool, the int, uint and float
-// kinds, string, slices, arrays, maps and interface{} of those; the tests' side rebuilds each value from
-// its own reflect types and accepts a value only of the type its position declares (any value of the set
-// where that is interface{}). A program's named types, structs, pointers, funcs and channels never cross.
+// and the tests' side panics again with a value made of that text alone: a string, or an error). Every
+// value is written as a type descriptor and the value's data, so a value held by an interface{} crosses
+// with its dynamic type. The types form a closed set: bool, the int, uint and float kinds, string, slices,
+// arrays, maps and interface{} of those, and the program's data types: its named types whose definition
+// is made of the set (type Celsius float64, type Pair struct{A int; b []string}), registered by name on
+// each side (Register). A named type's descriptor is its name; a struct's data is its field count and its
+// fields' data, by position. The tests' side has copies of those declarations and nothing else of the
+// program (no method: nothing of the program's runs there) and rebuilds each value from its own reflect
+// types, accepting a value only of the type its position declares (any value of the set where that is
+// interface{}). Pointers, funcs, channels, unnamed structs and unregistered named types never cross.
 // The tests' side trusts nothing it reads: lengths are checked against what is left of the message,
-// integers against their kind's range, bools are 0 or 1, a map's keys are distinct.
+// integers against their kind's range, bools are 0 or 1, a map's keys are distinct, a struct's field
+// count against its type, a type's name against the table.
 package wire
 
 import (
@@ -20,6 +26,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"unsafe"
 )
 
 const (
@@ -27,7 +34,9 @@ const (
 	reportFd   = 3
 	tokenFd    = 4
 	maxMessage = 256 << 20
-	maxDepth   = 32 // nested type descriptors
+	maxDepth   = 32   // nested type descriptors
+	maxNesting = 2000 // nested values (a recursive data type: type Tree struct{Kids []Tree})
+	maxName    = 256  // a data type's name
 )
 
 // reply status bytes, and what a panic's value was
@@ -64,6 +73,7 @@ const (
 	tagArray
 	tagMap
 	tagInterface
+	tagNamed
 )
 
 var basicTags = map[reflect.Kind]byte{
@@ -83,12 +93,30 @@ var basicTypes = map[byte]reflect.Type{
 
 var emptyInterface = reflect.TypeOf((*interface{})(nil)).Elem()
 
+// named: the program's data types by name (this side's own types: the program's in its process, the
+// tests' copies in theirs)
+var named = map[string]reflect.Type{}
+
+// Register gives the program's data types, each name with a nil pointer to its type (generated code).
+func Register(types map[string]interface{}) {
+	for name, pointer := range types {
+		t := reflect.TypeOf(pointer)
+		if t == nil || t.Kind() != reflect.Pointer || t.Elem().Name() != name || len(name) > maxName {
+			panic("judgebox: a data type registered wrongly: " + name)
+		}
+		named[name] = t.Elem()
+	}
+}
+
 // malformed is what a reader panics with; the tests' side turns it into a failed case.
 type malformed string
 
 // -- writing ------------------------------------------------------------------------------------------
 
-type writer struct{ data []byte }
+type writer struct {
+	data    []byte
+	nesting int
+}
 
 func (w *writer) u8(v byte)      { w.data = append(w.data, v) }
 func (w *writer) u32(v uint32)   { w.data = binary.LittleEndian.AppendUint32(w.data, v) }
@@ -100,15 +128,20 @@ func (w *writer) descriptor(t reflect.Type, depth int) error {
 	if depth > maxDepth {
 		return fmt.Errorf("a type nested more than %d deep", maxDepth)
 	}
-	if tag, ok := basicTags[t.Kind()]; ok {
-		if t.PkgPath() != "" { // a program's named type (type Celsius float64) is not Go's
-			return fmt.Errorf("the named type %s", t)
+	if t.Name() != "" && t.PkgPath() != "" { // a named type that is not Go's own
+		if named[t.Name()] != t {
+			return fmt.Errorf("the type %s", t)
 		}
+		w.u8(tagNamed)
+		w.bytes([]byte(t.Name()))
+		return nil
+	}
+	if tag, ok := basicTags[t.Kind()]; ok {
 		w.u8(tag)
 		return nil
 	}
 	if t.Name() != "" && t != emptyInterface {
-		return fmt.Errorf("the named type %s", t)
+		return fmt.Errorf("the type %s", t)
 	}
 	switch t.Kind() {
 	case reflect.Slice:
@@ -149,6 +182,10 @@ func (w *writer) value(v reflect.Value) error {
 }
 
 func (w *writer) contents(v reflect.Value) error {
+	if w.nesting++; w.nesting > maxNesting {
+		return fmt.Errorf("a value nested more than %d deep", maxNesting)
+	}
+	defer func() { w.nesting-- }()
 	switch v.Kind() {
 	case reflect.Bool:
 		if v.Bool() {
@@ -185,6 +222,13 @@ func (w *writer) contents(v reflect.Value) error {
 		}
 	case reflect.Array:
 		return w.elements(v)
+	case reflect.Struct: // only a registered type's (the descriptor was checked): its fields by position
+		w.u64(uint64(v.NumField()))
+		for i := 0; i < v.NumField(); i++ {
+			if err := w.contents(v.Field(i)); err != nil {
+				return err
+			}
+		}
 	case reflect.Interface:
 		return w.value(v)
 	default:
@@ -205,8 +249,9 @@ func (w *writer) elements(v reflect.Value) error {
 // -- reading ------------------------------------------------------------------------------------------
 
 type reader struct {
-	data  []byte
-	depth int // interface{} values within interface{} values
+	data    []byte
+	depth   int // interface{} values within interface{} values
+	nesting int // values within values
 }
 
 func (r *reader) take(n uint64) []byte {
@@ -262,6 +307,15 @@ func (r *reader) descriptor(depth int) reflect.Type {
 		return reflect.MapOf(key, r.solid(depth))
 	case tagInterface:
 		return emptyInterface
+	case tagNamed:
+		n := r.u64()
+		if n > maxName {
+			panic(malformed("a type name too long"))
+		}
+		if t, ok := named[string(r.take(n))]; ok {
+			return t
+		}
+		panic(malformed("a type name this side does not have"))
 	}
 	panic(malformed("an unknown type descriptor"))
 }
@@ -284,7 +338,7 @@ func (r *reader) value(want reflect.Type) reflect.Value {
 		return out
 	}
 	if want.Kind() == reflect.Interface {
-		if want != emptyInterface {
+		if want.NumMethod() != 0 {
 			panic(malformed(fmt.Sprintf("a value for a %s", want)))
 		}
 	} else if got != want {
@@ -295,6 +349,10 @@ func (r *reader) value(want reflect.Type) reflect.Value {
 }
 
 func (r *reader) contents(t reflect.Type) reflect.Value {
+	if r.nesting++; r.nesting > maxNesting {
+		panic(malformed("values nested too deeply"))
+	}
+	defer func() { r.nesting-- }()
 	v := reflect.New(t).Elem()
 	switch t.Kind() {
 	case reflect.Bool:
@@ -344,6 +402,17 @@ func (r *reader) contents(t reflect.Type) reflect.Value {
 				panic(malformed("a map with a key twice"))
 			}
 			v.SetMapIndex(key, r.contents(t.Elem()))
+		}
+	case reflect.Struct:
+		if n := r.u64(); n != uint64(t.NumField()) {
+			panic(malformed(fmt.Sprintf("a %s of %d fields", t, n)))
+		}
+		for i := 0; i < t.NumField(); i++ {
+			field := v.Field(i)
+			if !field.CanSet() { // an unexported field of this side's own copy of the type
+				field = reflect.NewAt(field.Type(), unsafe.Pointer(field.UnsafeAddr())).Elem()
+			}
+			field.Set(r.contents(t.Field(i).Type))
 		}
 	case reflect.Interface:
 		return r.value(t)
