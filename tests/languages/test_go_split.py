@@ -328,11 +328,16 @@ def test_a_panic_the_tests_do_not_expect_fails_the_case(judge):
 
 @pytest.mark.slow  # about 3 s in all on this busy 2-core machine
 def test_a_panic_value_crosses_as_text_alone(judge):
-    """A value that is neither a string nor an error crosses as its text: the tests see a string."""
+    """A value that is neither a string nor an error crosses as its text, raised in the tests as a type of
+    the harness's own: it equals no string (as the program's own type would not under go test), and its
+    text is there to print."""
     code = ('type weird struct{ n int }\n\nfunc (w weird) String() string {\n    return "weird"\n}\n\n'
             "func F() int {\n    panic(weird{3})\n}\n")
-    tests = ('func TestF(t *testing.T) {\n    assert.PanicsWithValue(t, "weird", func() { F() })\n}\n')
-    assert judge_go(judge, code, tests).verdict is Verdict.AC
+    equal = 'func TestF(t *testing.T) {\n    assert.PanicsWithValue(t, "weird", func() { F() })\n}\n'
+    assert judge_go(judge, code, equal).verdict is Verdict.WA
+    printed = ('func TestF(t *testing.T) {\n    defer func() {\n'
+               '        assert.Equal(t, "weird", fmt.Sprint(recover()))\n    }()\n    F()\n}\n')
+    assert judge_go(judge, code, printed).verdict is Verdict.AC
 
 
 @pytest.mark.slow  # about 4 s in all on this busy 2-core machine

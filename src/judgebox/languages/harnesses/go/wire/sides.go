@@ -108,6 +108,13 @@ func serveOne(functions []interface{}, request []byte) (reply []byte, err error)
 	return w.data, nil
 }
 
+// OtherPanic is what the tests' side panics with for a program's panic value that was neither a string
+// nor an error: its text, as a type of its own, so that it equals no string (as under go test, where the
+// value's own type would not either).
+type OtherPanic string
+
+func (p OtherPanic) String() string { return string(p) }
+
 // programPanic is what crosses of a panic of the program's function: the kind of its value and its text.
 type programPanic struct {
 	kind byte
@@ -147,7 +154,7 @@ var calls sync.Mutex // the tests may call from several goroutines (t.Parallel)
 // Call calls function index of the program's process with the values args point to, and stores its
 // results where results point. A panic of the program's function is raised again here, in the caller's
 // goroutine, as go test would raise it (assert.Panics and recover() see it): a string for a string, an
-// error with the same text for an error, the text for any other value. Anything else amiss ends the tests'
+// error with the same text for an error, an OtherPanic of its text for any other value. Anything else amiss ends the tests'
 // process: no pass.
 func Call(index int, args []interface{}, results ...interface{}) {
 	if panicked := exchange(index, args, results); panicked != nil {
@@ -157,7 +164,7 @@ func Call(index int, args []interface{}, results ...interface{}) {
 		case panicError:
 			panic(errors.New(panicked.text))
 		default:
-			panic(panicked.text)
+			panic(OtherPanic(panicked.text))
 		}
 	}
 }
