@@ -21,8 +21,10 @@ esac
 # The libraries submissions import: the Python packages LeetCode-style and SandboxFusion-style datasets
 # use, and what SandboxFusion's images ship for its other languages' tests (org.javatuples for Java,
 # lodash for JavaScript/TypeScript, luaunit for Lua, Test::Deep and Data::Compare for Perl; testify for Go's
-# assert cases, the HumanEval-X form). All install
-# under /usr, which the sandbox reads; `judgebox languages` shows each one's version as the sandbox sees it.
+# assert cases, the HumanEval-X form; the sources of the crates rand, regex and md5 that HumanEval-X's Rust
+# programs and tests use, and Debian's cargo, which builds them offline once into the toolchain cache). All
+# install under /usr, which the sandbox reads; `judgebox languages` shows each one's version as the sandbox
+# sees it.
 SYSTEM_PACKAGES=(libseccomp2 python3 util-linux
                  g++ gcc openjdk-17-jdk-headless nodejs golang-go rustc php-cli ruby lua5.4 perl pypy3
                  node-typescript mono-mcs mono-runtime r-base-core
@@ -30,7 +32,8 @@ SYSTEM_PACKAGES=(libseccomp2 python3 util-linux
                  python3-matplotlib
                  python3-ipykernel python3-jupyter-client  # /run_jupyter's kernel, run by the sandbox's python3
                  libjavatuples-java node-lodash lua-unit libtest-deep-perl libdata-compare-perl
-                 golang-github-stretchr-testify-dev)
+                 golang-github-stretchr-testify-dev
+                 cargo librust-rand-dev librust-regex-dev librust-regex+default-dev librust-md5-dev)
 if [ "$FOR_TESTS" -eq 1 ]; then
   SYSTEM_PACKAGES+=(iproute2  # ip netns: tests/backends/test_ray.py keeps its Ray clusters in a network namespace of its own
                     chromium)  # headless Chromium: tests/cli/test_report.py opens the HTML report in it

@@ -1,7 +1,7 @@
-"""HumanEval-X in five languages: every reference solution, with its tests (assert cases).
+"""HumanEval-X in six languages: every reference solution, with its tests (assert cases).
 
 A pass needs positive evidence that the tests ran to their end (see ``judgebox.languages.split``), so this
-is also the check that the C++, Java, JavaScript and Go harnesses accept real test suites. The references that
+is also the check that the C++, Java, JavaScript, Go and Rust harnesses accept real test suites. The references that
 fail here fail for reasons of this machine (a library that is not installed: they may pass elsewhere) or of
 the dataset (wrong references, which must always fail: a pass would be a harness that misses a failed
 assertion), each listed with its reason in ``KNOWN``; any other failure fails the test. Run with ``-s`` for
@@ -47,10 +47,11 @@ KNOWN = {
     },
     "python": {},
     "go": {},
+    "rust": {},
 }
 
 
-@pytest.mark.parametrize("language", ["python", "cpp", "java", "js", "go"])
+@pytest.mark.parametrize("language", ["python", "cpp", "java", "js", "go", "rust"])
 def test_every_reference_passes_except_the_known_ones(judge, language):
     records = load_dataset(f"humaneval_x_{language}.jsonl")
     assert len(records) == 164

@@ -173,6 +173,126 @@ PROBLEMS = {
         "    fn with_its_message() {\n        checked_half(5);\n    }\n\n    #[test]\n    fn caught() {\n"
         "        assert!(std::panic::catch_unwind(|| checked_half(7)).is_err());\n"
         "        assert_eq!(std::panic::catch_unwind(|| checked_half(6)).ok(), Some(3));\n    }\n}\n"),
+    "str_refs": Problem(  # Vec<&str>, HashMap<&str, &str>, -> &str, -> &'static str, -> Vec<&str>, Option<&str>
+        "use std::collections::{BTreeMap, HashMap};\n\n"
+        "fn longest_word(words: Vec<&str>) -> &str {\n    let mut best = \"\";\n"
+        "    for w in words { if w.len() > best.len() { best = w; } }\n    best\n}\n"
+        "fn parity(n: i32) -> &'static str { if n % 2 == 0 { \"even\" } else { \"odd\" } }\n"
+        "fn trimmed(s: &str) -> &str { s.trim() }\n"
+        "fn short_words(words: Vec<&str>) -> Vec<&str> { words.into_iter().filter(|w| w.len() <= 3).collect() }\n"
+        "fn invert(dict: HashMap<&str, &str>) -> BTreeMap<String, String> {\n"
+        "    dict.iter().map(|(k, v)| (v.to_string(), k.to_string())).collect()\n}\n"
+        "fn first_of(words: Vec<&str>) -> Option<&str> { words.first().copied() }\n",
+        "use std::collections::{BTreeMap, HashMap};\n\n"
+        "fn longest_word(words: Vec<&str>) -> &str { words.first().copied().unwrap_or(\"\") }\n"
+        "fn parity(n: i32) -> &'static str { \"even\" }\n"
+        "fn trimmed(s: &str) -> &str { s }\n"
+        "fn short_words(words: Vec<&str>) -> Vec<&str> { words }\n"
+        "fn invert(dict: HashMap<&str, &str>) -> BTreeMap<String, String> {\n"
+        "    dict.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()\n}\n"
+        "fn first_of(words: Vec<&str>) -> Option<&str> { words.last().copied() }\n",
+        rust_tests(
+            "        assert_eq!(longest_word(vec![\"a\", \"abc\", \"ab\"]), \"abc\");\n"
+            "        assert_eq!(longest_word(vec![]), \"\");\n",
+            "        assert_eq!(parity(3), \"odd\");\n        assert_eq!(parity(4), \"even\");\n"
+            "        let s: &'static str = parity(5);\n        assert!(s == \"odd\");\n",
+            "        let owned = String::from(\"  pad \");\n        assert_eq!(trimmed(&owned), \"pad\");\n",
+            "        assert_eq!(short_words(vec![\"a\", \"abcd\", \"xyz\"]), vec![\"a\", \"xyz\"]);\n"
+            "        let v_empty: Vec<&str> = vec![];\n        assert_eq!(short_words(vec![\"long\"]), v_empty);\n",
+            "        assert_eq!(invert(HashMap::from([(\"a\", \"x\"), (\"b\", \"y\")])),"
+            " BTreeMap::from([(\"x\".to_string(), \"a\".to_string()), (\"y\".to_string(), \"b\".to_string())]));\n",
+            "        assert_eq!(first_of(vec![\"q\", \"r\"]), Some(\"q\"));\n"
+            "        assert_eq!(first_of(vec![]), None);\n")),
+    "results": Problem(  # Result<T, E> of supported types, as results and inside arguments
+        "fn parse_num(s: &str) -> Result<i64, String> { s.trim().parse::<i64>().map_err(|_| format!(\"bad: {}\","
+        " s)) }\n"
+        "fn checked_div(a: i32, b: i32) -> Result<i32, &'static str> {\n"
+        "    if b == 0 { Err(\"division by zero\") } else { Ok(a / b) }\n}\n"
+        "fn all_ok(xs: Vec<Result<i32, String>>) -> Result<Vec<i32>, String> { xs.into_iter().collect() }\n",
+        "fn parse_num(s: &str) -> Result<i64, String> { Ok(s.trim().parse::<i64>().unwrap_or(0)) }\n"
+        "fn checked_div(a: i32, b: i32) -> Result<i32, &'static str> { Ok(a.checked_div(b).unwrap_or(0)) }\n"
+        "fn all_ok(xs: Vec<Result<i32, String>>) -> Result<Vec<i32>, String> {\n"
+        "    Ok(xs.into_iter().filter_map(|x| x.ok()).collect())\n}\n",
+        rust_tests(
+            "        assert_eq!(parse_num(\" 42 \"), Ok(42));\n        assert!(parse_num(\"-7\").is_ok());\n"
+            "        assert_eq!(parse_num(\"x\"), Err(\"bad: x\".to_string()));\n",
+            "        assert_eq!(checked_div(7, 2), Ok(3));\n"
+            "        assert_eq!(checked_div(1, 0), Err(\"division by zero\"));\n",
+            "        assert_eq!(all_ok(vec![Ok(1), Ok(2)]), Ok(vec![1, 2]));\n"
+            "        assert_eq!(all_ok(vec![Ok(1), Err(\"e\".to_string()), Ok(3)]), Err(\"e\".to_string()));\n")),
+    "dyn_any": Problem(  # Box<dyn Any> and &dyn Any arguments and results, nested (HumanEval-X's Rust/22)
+        "use std::any::Any;\n\n"
+        "fn filter_integers(values: Vec<Box<dyn Any>>) -> Vec<i32> {\n"
+        "    values.iter().filter_map(|v| v.downcast_ref::<i32>().copied()).collect()\n}\n"
+        "fn describe(value: &dyn Any) -> String {\n"
+        "    if let Some(i) = value.downcast_ref::<i32>() { format!(\"i32 {}\", i) }\n"
+        "    else if let Some(f) = value.downcast_ref::<f64>() { format!(\"f64 {}\", f) }\n"
+        "    else if let Some(s) = value.downcast_ref::<&str>() { format!(\"str {}\", s) }\n"
+        "    else if let Some(s) = value.downcast_ref::<String>() { format!(\"string {}\", s) }\n"
+        "    else if let Some(l) = value.downcast_ref::<Vec<Box<dyn Any>>>() { format!(\"list of {}\", l.len()) }\n"
+        "    else { \"other\".to_string() }\n}\n"
+        "fn boxed(kind: u8) -> Box<dyn Any> {\n    match kind {\n        0 => Box::new(7i32),\n"
+        "        1 => Box::new(\"seven\"),\n"
+        "        2 => Box::new(vec![Box::new(1u8) as Box<dyn Any>, Box::new('x')]),\n"
+        "        _ => Box::new(()),\n    }\n}\n",
+        "use std::any::Any;\n\n"
+        "fn filter_integers(values: Vec<Box<dyn Any>>) -> Vec<i32> {\n"
+        "    values.iter().filter_map(|v| v.downcast_ref::<i64>().map(|x| *x as i32)).collect()\n}\n"
+        "fn describe(value: &dyn Any) -> String { \"other\".to_string() }\n"
+        "fn boxed(kind: u8) -> Box<dyn Any> { Box::new(7i64) }\n",
+        rust_tests(
+            "        assert_eq!(filter_integers(vec![]), vec![]);\n        let v_empty: Vec<Box<dyn Any>> = vec![];\n"
+            "        assert_eq!(filter_integers(vec![Box::new(4), Box::new(v_empty), Box::new(23.2), Box::new(9),"
+            " Box::new(String::from(\"adasd\")), Box::new('c')]), vec![4, 9]);\n",
+            "        assert_eq!(describe(&5), \"i32 5\");\n        assert_eq!(describe(&2.5), \"f64 2.5\");\n"
+            "        assert_eq!(describe(&\"s\"), \"str s\");\n"
+            "        assert_eq!(describe(&String::from(\"t\")), \"string t\");\n"
+            "        assert_eq!(describe(&vec![Box::new(1) as Box<dyn Any>, Box::new('x')]), \"list of 2\");\n"
+            "        assert_eq!(describe(&'c'), \"other\");\n",
+            "        assert_eq!(boxed(0).downcast_ref::<i32>(), Some(&7));\n        assert!(!boxed(0).is::<i64>());\n"
+            "        assert_eq!(boxed(1).downcast_ref::<&str>(), Some(&\"seven\"));\n"
+            "        let list = boxed(2);\n        let list = list.downcast_ref::<Vec<Box<dyn Any>>>().unwrap();\n"
+            "        assert_eq!(list[0].downcast_ref::<u8>(), Some(&1));\n"
+            "        assert_eq!(list[1].downcast_ref::<char>(), Some(&'x'));\n"
+            "        assert!(boxed(3).is::<()>());\n")),
+    "program_types": Problem(  # the program's plain enums and structs, generic too (HumanEval-X's Rust/137)
+        "use std::any::Any;\n\n#[derive(Debug, PartialEq)]\npub enum RtnType<S, F, I> {\n    Empty(),\n    String(S),\n"
+        "    Float(F),\n    Int(I),\n}\n\n#[derive(Debug, PartialEq, Clone, Copy)]\nstruct Point {\n    x: i32,\n"
+        "    y: i32,\n}\n\n"
+        "#[derive(Debug, PartialEq)]\nenum Shape {\n    Dot(Point),\n    Poly(Vec<Point>),\n    Nothing,\n"
+        "    Named { name: &'static str, at: Option<Point> },\n}\n\n"
+        "fn classify<'a>(a: &'a dyn Any) -> RtnType<String, f64, i32> {\n"
+        "    if let Some(i) = a.downcast_ref::<i32>() { RtnType::Int(*i) }\n"
+        "    else if let Some(f) = a.downcast_ref::<f64>() { RtnType::Float(*f) }\n"
+        "    else if let Some(s) = a.downcast_ref::<&str>() { RtnType::String(s.to_string()) }\n"
+        "    else { RtnType::Empty() }\n}\n"
+        "fn mirror(p: Point) -> Point { Point { x: p.y, y: p.x } }\n"
+        "fn count_points(s: &Shape) -> usize {\n    match s { Shape::Dot(_) => 1, Shape::Poly(v) => v.len(),"
+        " Shape::Nothing => 0, Shape::Named { at, .. } => at.iter().count() }\n}\n"
+        "fn dots(ps: Vec<Point>) -> Vec<Shape> { ps.into_iter().map(Shape::Dot).collect() }\n"
+        "fn label(at: Point) -> Shape { Shape::Named { name: \"here\", at: Some(at) } }\n",
+        "use std::any::Any;\n\n#[derive(Debug, PartialEq)]\npub enum RtnType<S, F, I> {\n    Empty(),\n    String(S),\n"
+        "    Float(F),\n    Int(I),\n}\n\n#[derive(Debug, PartialEq, Clone, Copy)]\nstruct Point {\n    x: i32,\n"
+        "    y: i32,\n}\n\n"
+        "#[derive(Debug, PartialEq)]\nenum Shape {\n    Dot(Point),\n    Poly(Vec<Point>),\n    Nothing,\n"
+        "    Named { name: &'static str, at: Option<Point> },\n}\n\n"
+        "fn classify<'a>(a: &'a dyn Any) -> RtnType<String, f64, i32> { RtnType::Empty() }\n"
+        "fn mirror(p: Point) -> Point { p }\n"
+        "fn count_points(s: &Shape) -> usize { 1 }\n"
+        "fn dots(ps: Vec<Point>) -> Vec<Shape> { vec![Shape::Nothing] }\n"
+        "fn label(at: Point) -> Shape { Shape::Named { name: \"there\", at: None } }\n",
+        rust_tests(
+            "        assert_eq!(classify(&1), RtnType::Int(1));\n"
+            "        assert_eq!(classify(&2.5), RtnType::Float(2.5));\n"
+            "        assert_eq!(classify(&\"x\"), RtnType::String(\"x\".to_string()));\n"
+            "        assert_eq!(classify(&'c'), RtnType::Empty());\n",
+            "        assert_eq!(mirror(Point { x: 1, y: 2 }), Point { x: 2, y: 1 });\n"
+            "        let p = mirror(Point { x: 5, y: 6 });\n        assert_eq!((p.x, p.y), (6, 5));\n",
+            "        assert_eq!(count_points(&Shape::Poly(vec![Point { x: 0, y: 0 }, Point { x: 1, y: 1 }])), 2);\n"
+            "        assert_eq!(count_points(&Shape::Nothing), 0);\n",
+            "        assert_eq!(dots(vec![Point { x: 3, y: 4 }]), vec![Shape::Dot(Point { x: 3, y: 4 })]);\n"
+            "        assert_eq!(label(Point { x: 0, y: 1 }), Shape::Named { name: \"here\", at: Some(Point { x:"
+            " 0, y: 1 }) });\n")),
     "multipl_e_main": Problem(  # the MultiPL-E form: the tests are a main of asserts
         "fn add(x: isize, y: isize) -> isize {\n    x + y\n}\n",
         "fn add(x: isize, y: isize) -> isize {\n    x - y\n}\n",
@@ -259,9 +379,10 @@ def test_an_overflow_in_the_program_panics_as_under_cargo_test(judge):
 @pytest.mark.parametrize("signature, why", [
     ("fn f<T>(x: T) -> i32 { 1 }", "generic"),
     ("fn f(x: Box<i32>) -> i32 { 1 }", "Box"),
-    ("fn f(x: i32) -> Result<i32, String> { Ok(x) }", "Result"),
-    ("fn f(x: i32) -> &'static str { \"a\" }", "returns a reference"),
-    ("struct P { a: i32 }\nfn f(x: P) -> i32 { x.a }", "the type P"),
+    ("fn f(x: &dyn std::fmt::Debug) -> i32 { 1 }", "Debug"),
+    ("fn f(x: i32) -> &'static i32 { &1 }", "returns a reference"),
+    ("struct P { a: Box<i32> }\nfn f(x: P) -> i32 { 1 }", "the type P"),
+    ("enum Ordering { Less }\nfn f(x: i32) -> Ordering { Ordering::Less }", "named like a std name"),
     ("unsafe fn f(x: i32) -> i32 { x }", "unsafe"),
     ("fn f((a, b): (i32, i32)) -> i32 { a }", "not a plain name"),
 ])
@@ -355,3 +476,98 @@ def test_reading_a_program_of_punctuation_holds_little_of_the_judges_memory():
         tracemalloc.stop()
     assert [f.name for f in functions] == ["intersperse"]
     assert peak <= 16 * len(source), f"{peak >> 20} MiB for a {len(source) >> 10} KiB program"
+
+
+# -- the grammar of the types added for HumanEval-X: &str in types, Result, Box<dyn Any> / &dyn Any ------------
+
+def test_str_in_types_result_and_dyn_any_are_read():
+    source = ("use std::any::Any;\n"
+              "fn f(a: Vec<&str>, m: HashMap<&str, &'static str>, o: &Option<&str>) -> Result<Vec<&str>, String>"
+              " { x }\n"
+              "fn g(x: &dyn Any, y: Box<dyn std::any::Any>, z: &mut dyn Any, s: &'static str) -> Box<dyn Any> { y }\n"
+              "fn h(r: std::result::Result<(), ::std::boxed::Box<dyn Any>>) -> &'static str { \"\" }\n")
+    functions, refused, _ = signatures.top_level(source)
+    assert not refused, refused
+    f, g, h = functions
+    str_ = signatures.STR
+    assert f.params == (signatures.Param(f"::std::vec::Vec<{str_}>", ""),
+                        signatures.Param(f"::std::collections::HashMap<{str_}, {str_}>", ""),
+                        signatures.Param(f"::std::option::Option<{str_}>", "&"))
+    assert f.result == f"::std::result::Result<::std::vec::Vec<{str_}>, ::std::string::String>"
+    assert g.params == (signatures.Param(signatures.ANY, "&", slice_of=True), signatures.Param(signatures.ANY, ""),
+                        signatures.Param(signatures.ANY, "&mut ", slice_of=True),
+                        signatures.Param("::std::string::String", "&", slice_of=True))
+    assert g.result == signatures.ANY
+    assert h.params == (signatures.Param(f"::std::result::Result<(), {signatures.ANY}>", ""),) and h.result == str_
+
+
+@pytest.mark.parametrize("signature, why", [
+    ("fn f(x: Box<i32>) {}", "a Box of another type than dyn Any"),
+    ("fn f(x: Box<dyn Any + Send>) {}", "only dyn Any"),
+    ("fn f(x: &dyn Fn()) {}", "dyn Fn"),
+    ("fn f(x: Box<dyn mylib::Any>) {}", "the type mylib::Any"),
+    ("fn f(x: Vec<&i32>) {}", "a reference other than &str"),
+    ("fn f() -> &'static [i32] {}", "returns a reference other than &str"),
+    ("fn f() -> &mut str {}", "returns a reference other than &str"),
+    ("fn f(x: Result<i32>) {}", "Result of 1 types"),
+    ("fn f(x: dyn Any) {}", "the type dyn"),
+])
+def test_types_outside_the_added_grammar_are_refused(signature, why):
+    functions, refused, _ = signatures.top_level(signature)
+    assert not functions and why in refused["f"], refused
+
+
+def test_the_sides_spell_a_str_result_and_a_dyn_any_argument():
+    """T's stub returns a leaked ``&'static str`` and takes ``&dyn Any``; S leaves the result's lifetime to
+    inference (it may borrow an argument) and passes its rebuilt Box as ``&*a0``, never ``&a0`` (a
+    ``&Box<dyn Any>`` would coerce to a ``&dyn Any`` holding the Box)."""
+    from judgebox.languages import rust_split
+
+    source = "fn f(x: &dyn Any, w: Vec<&str>, s: &str) -> Vec<&str> { w }\n"
+    (function,), _, _ = signatures.top_level(source)
+    stub = rust_split.stubs_source([(0, function)])
+    assert ("pub fn f(a0: &dyn ::std::any::Any, a1: ::std::vec::Vec<&str>, a2: &str)"
+            " -> ::std::vec::Vec<&'static str> {") in stub
+    side = rust_split.program_side_source(source, [function], [])
+    assert "let value: ::std::vec::Vec<&str> = super::f(&*a0, a1, &*a2);" in side
+
+
+def test_a_programs_plain_data_types_are_read_and_others_refused():
+    source = ("#[derive(Debug, PartialEq)]\n"
+              "pub enum R<S, I> { Empty(), Text(S), Int(I), Pair { a: I, b: Vec<&'static str> } }\n"
+              "#[derive(Clone, Serialize)]\nstruct P(pub i32, R<String, i64>);\nstruct U;\n"
+              "struct Boxed { a: Box<i32> }\nstruct Bound<T: Copy> { a: T }\nstruct Inner { b: Boxed }\n"
+              "enum Discriminant { A = 1 }\nstruct Twice;\nstruct Twice;\n"
+              "fn f<'a>(x: &'a dyn Any, p: &P, u: U) -> R<String, i32> { R::Empty() }\n"
+              "fn g(b: Boxed) {}\nfn h(b: Inner) {}\nfn k(b: Bound<i32>) {}\nfn d(x: Discriminant) {}\n"
+              "fn t(x: Twice) {}\n#[cfg(test)]\nstruct Conditional;\nfn c(x: Conditional) {}\n")
+    functions, refused, _, types = signatures.read(source)
+    assert [f.name for f in functions] == ["f"]
+    assert functions[0].result == "crate::R<::std::string::String, i32>"
+    assert functions[0].params[1:] == (signatures.Param("crate::P", "&"), signatures.Param("crate::U", ""))
+    assert sorted(types) == ["P", "R", "U"]
+    assert types["R"] == signatures.DataType("R", "enum", ("S", "I"), ("Debug", "PartialEq"), (
+        signatures.Variant("Empty", "tuple", ()), signatures.Variant("Text", "tuple", (("", "S"),)),
+        signatures.Variant("Int", "tuple", (("", "I"),)),
+        signatures.Variant("Pair", "named", (("a", "I"), ("b", f"::std::vec::Vec<{signatures.STR}>")))))
+    assert types["P"].derives == ("Clone",) and types["U"].variants == (signatures.Variant("", "unit", ()),)
+    assert refused["g"].startswith("the type Boxed (a Box of another type than dyn Any")
+    assert refused["h"].startswith("the type Inner (its field of the type Boxed")
+    assert refused["k"].startswith("the type Bound (a type parameter with a bound")
+    assert refused["d"].startswith("the type Discriminant (a variant outside the grammar")
+    assert refused["t"] == "the type Twice (the program defines it twice)"
+    assert refused["c"].startswith("the type Conditional (a cfg attribute")
+
+
+def test_the_tests_side_gets_a_copy_of_the_plain_types_it_needs():
+    from judgebox.languages import rust_split
+
+    source = ("#[derive(Debug, PartialEq)]\nenum Shape { Dot(Point), Nothing, Named { name: &'static str } }\n"
+              "#[derive(Debug, PartialEq, Clone, Copy)]\nstruct Point { x: i32, y: i32 }\nstruct Unused(u8);\n"
+              "fn f(s: Shape) -> i32 { 1 }\n")
+    functions, _, _, types = signatures.read(source)
+    stubs = rust_split.stubs_source([(0, functions[0])], types, {"f", "assert_eq"})
+    assert ("#[derive(Debug, PartialEq)]\npub enum Shape {\n    Dot(crate::Point),\n    Nothing,\n"
+            "    Named { name: &'static str },\n}\n") in stubs
+    assert "#[derive(Debug, PartialEq, Clone, Copy)]\npub struct Point { pub x: i32, pub y: i32 }\n" in stubs
+    assert "Unused" not in stubs and "impl judgebox_wire::Get for crate::Shape" in stubs

@@ -124,13 +124,14 @@ def test_signatures_are_read_from_the_top_level_only():
     source = ("// fn hidden(x: i32) -> i32\n/* fn also_hidden() /* nested */ */\n"
               "const S: &str = \"fn in_a_string(x: i32) {\";\nconst R: &str = r#\"fn raw() {\"#;\n"
               "impl Foo { fn method(&self) -> i32 { 1 } }\nmod inner { pub fn inner_fn(x: i32) -> i32 { x } }\n"
-              "fn lifetime<'a>(x: &'a str) -> &'a str { x }\nfn quote(c: char) -> bool { c == '\\'' || c == '{' }\n"
+              "fn lifetime<'a>(x: &'a str) -> &'a str { x }\nfn generic<T>(x: T) -> T { x }\n"
+              "fn quote(c: char) -> bool { c == '\\'' || c == '{' }\n"
               "pub(crate) fn visible(v: &[std::collections::HashMap<String, (u8, Option<bool>)>]) -> [u8; 4] "
               "{ [0; 4] }\nuse rand::Rng;\nuse inner::inner_fn as g;\nfn main() {}\n")
     functions, refused, items = signatures.top_level(source)
-    assert [f.name for f in functions] == ["quote", "visible"]
-    assert refused == {"lifetime": "it is generic (or has lifetimes)"}
-    visible = functions[1]
+    assert [f.name for f in functions] == ["lifetime", "quote", "visible"]  # a lifetime alone is no generic
+    assert refused == {"generic": "it is generic (over types, or a lifetime with a bound)"}
+    visible = functions[2]
     assert visible.params[0] == signatures.Param(
         "::std::vec::Vec<::std::collections::HashMap<::std::string::String, (u8, ::std::option::Option<bool>)>>", "&",
         slice_of=True)

@@ -10,7 +10,7 @@ import base64
 from collections.abc import Callable
 from concurrent.futures import Future
 
-from judgebox.languages import pch
+from judgebox.languages import pch, rust_crates
 from judgebox.languages.artifacts import Artifact, ArtifactCache, Build
 from judgebox.languages.spec import LanguageSpec
 from judgebox.sandbox.config import RUN_ENV
@@ -34,12 +34,14 @@ def build(submit: Submit, cache: ArtifactCache, spec: LanguageSpec, program: str
           limits: Limits = COMPILE_LIMITS) -> Build:
     """The artifact of ``program`` (the source after the spec's quirks and any test harness)."""
     key = cache.key(spec.name, " ".join(spec.compile), program)
-    return cache.get_or_build(key, lambda: _compile(submit, spec, program, compile_command(spec, toolchain_cache),
-                                                    limits))
+    return cache.get_or_build(key, lambda: _compile(submit, spec, program,
+                                                    compile_command(spec, toolchain_cache, program), limits))
 
 
-def compile_command(spec: LanguageSpec, toolchain_cache: str) -> tuple[str, ...]:
+def compile_command(spec: LanguageSpec, toolchain_cache: str, program: str = "") -> tuple[str, ...]:
     argv = spec.command(spec.compile)
+    if spec.name == "rust":  # the crates HumanEval-X builds with, when the program names one (rust_crates.py)
+        argv = (argv[0], *rust_crates.compile_arguments(toolchain_cache, program), *argv[1:])
     if spec.pch_flags:
         folder = pch.include_dir(toolchain_cache, spec.pch_flags)
         if folder is not None:  # searched before the system headers, so bits/stdc++.h.gch is found first

@@ -55,12 +55,10 @@ into the toolchain cache from the system's sources only, and each build starts f
 
 from __future__ import annotations
 
-import fcntl
 import functools
 import json
 import os
 import re
-import shutil
 import subprocess
 import threading
 from collections.abc import Sequence
@@ -70,6 +68,7 @@ from pathlib import Path
 from judgebox.languages.artifacts import Artifact, Build
 from judgebox.languages.spec import LanguageSpec, SelfTest, SplitBuild, Toolbox
 from judgebox.languages.split import beside, failed_sides, sandboxed_step
+from judgebox.languages.toolchain import built_once
 from judgebox.sandbox.config import RUN_ENV
 from judgebox.sandbox.slot import Command, SplitCommand
 
@@ -335,28 +334,20 @@ def _build_warm(toolchain_cache: str) -> str | None:
     name = re.sub(r"[^A-Za-z0-9.]+", "-", f"{version.strip()}-{testify.st_mtime_ns}")
     folder = os.path.join(toolchain_cache, "go", name)
     target = os.path.join(folder, "gocache")
-    try:
-        os.makedirs(folder, mode=0o755, exist_ok=True)
-        with open(os.path.join(folder, ".lock"), "w") as lock:
-            fcntl.flock(lock, fcntl.LOCK_EX)  # another judge process may be building it
-            if not os.path.isdir(target):
-                partial = target + ".partial"
-                shutil.rmtree(partial, ignore_errors=True)
-                warm_go = os.path.join(folder, "warm.go")
-                with open(warm_go, "w") as f:
-                    f.write("package main\n\nimport (\n" + "".join(f"\t_ {json.dumps(p)}\n" for p in WARM_IMPORTS)
-                            + ")\n\nfunc main() {}\n")
-                env = {**RUN_ENV, **BUILD_ENV, "GOCACHE": partial, "GOPATH": SYSTEM_GOPATH}
-                subprocess.run([GO, "build", "-o", os.devnull, warm_go], env=env, check=True, capture_output=True,
-                               timeout=600)
-                for root, dirs, files in os.walk(partial):
-                    for entry in dirs + files:
-                        os.chmod(os.path.join(root, entry), 0o755 if entry in dirs else 0o644)
-                os.chmod(partial, 0o755)
-                os.replace(partial, target)
-    except (OSError, subprocess.SubprocessError):
-        return None
-    return target
+
+    def build(partial: str) -> None:
+        warm_go = os.path.join(folder, "warm.go")
+        with open(warm_go, "w") as f:
+            f.write("package main\n\nimport (\n" + "".join(f"\t_ {json.dumps(p)}\n" for p in WARM_IMPORTS)
+                    + ")\n\nfunc main() {}\n")
+        env = {**RUN_ENV, **BUILD_ENV, "GOCACHE": partial, "GOPATH": SYSTEM_GOPATH}
+        subprocess.run([GO, "build", "-o", os.devnull, warm_go], env=env, check=True, capture_output=True, timeout=600)
+        for root, dirs, files in os.walk(partial):
+            for entry in dirs + files:
+                os.chmod(os.path.join(root, entry), 0o755 if entry in dirs else 0o644)
+        os.chmod(partial, 0o755)
+
+    return target if built_once(target, build) else None
 
 
 def _go_build(toolbox: Toolbox, folder: str, files: dict[str, str], name: str, failure: str) -> Build:

@@ -7,10 +7,11 @@ very flags of the compile; ``g++`` silently falls back to the header otherwise.
 
 from __future__ import annotations
 
-import fcntl
 import os
 import subprocess
 import threading
+
+from judgebox.languages.toolchain import built_once
 
 _lock = threading.Lock()
 _known: dict[tuple[str, ...], str | None] = {}
@@ -29,22 +30,16 @@ def _build(cache: str, flags: tuple[str, ...]) -> str | None:
     name = "-".join(f.strip("-").replace("=", "") for f in flags)
     folder = os.path.join(cache, "pch", name)
     target = os.path.join(folder, "bits", "stdc++.h.gch")
-    try:
-        os.makedirs(os.path.dirname(target), mode=0o755, exist_ok=True)
-        with open(os.path.join(folder, ".lock"), "w") as lock:
-            fcntl.flock(lock, fcntl.LOCK_EX)  # another judge process may be building the same one
-            if not os.path.exists(target):
-                header = _system_header()
-                if header is None:
-                    return None
-                partial = target + ".partial"
-                subprocess.run(["/usr/bin/g++", *flags, "-x", "c++-header", header, "-o", partial],
-                               check=True, capture_output=True, timeout=300)
-                os.chmod(partial, 0o644)
-                os.replace(partial, target)
-    except (OSError, subprocess.SubprocessError):
-        return None
-    return folder
+
+    def build(partial: str) -> None:
+        header = _system_header()
+        if header is None:
+            raise OSError("no bits/stdc++.h for this g++")
+        subprocess.run(["/usr/bin/g++", *flags, "-x", "c++-header", header, "-o", partial],
+                       check=True, capture_output=True, timeout=300)
+        os.chmod(partial, 0o644)
+
+    return folder if built_once(target, build) else None
 
 
 def _system_header() -> str | None:

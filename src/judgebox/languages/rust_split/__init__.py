@@ -26,11 +26,21 @@ In one crate a program can define its own ``assert_eq!`` macro before the tests,
    stub: it would shadow that name in the tests.
 
 Values: every int type, f32, f64, bool, char, String (and ``&str``), ``Vec`` (and ``&[T]``),
-``VecDeque``, arrays, tuples, ``Option``, ``HashMap``/``HashSet``/``BTreeMap``/``BTreeSet`` of those,
-by value or by reference. Not supported (no stub, so tests calling it do not compile: CE, with the reason):
-generics, lifetimes, ``Box``/``dyn``/``impl`` types, ``Result``, program-defined types, references in
-results, methods, ``async``/``unsafe``/``extern`` functions. Known differences from one crate: arguments
-cross by value (a ``&mut`` argument's changes stay in the program's process).
+``VecDeque``, arrays, tuples, ``Option``, ``Result``, ``HashMap``/``HashSet``/``BTreeMap``/``BTreeSet`` of
+those, ``&str`` inside them and as a result (``Vec<&str>``, ``HashMap<&str, &str>``, ``-> &str``: the tests'
+side leaks the string it decodes, a ``&'static str``), ``Box<dyn Any>`` (and ``&dyn Any``) holding a value
+of a closed list of concrete types (``wire.rs``: it crosses with a tag naming its type and is rebuilt as
+that type, so ``downcast_ref`` sees it; an unknown tag is a malformed reply), the program's own enums and
+structs that are plain data (generic too: fields of these types; T gets a copy of the definition, made
+from what the grammar read, with only its std derives; a value crosses as its variant's index and its
+fields), by value or by reference; a function may declare lifetimes. Not supported (no stub, so tests
+calling it do not compile: CE, with the reason): type parameters, ``impl`` types and ``dyn`` types but
+``dyn Any``, other ``Box``es, other program types (with a bound, a discriminant, a field outside the set),
+references in results but ``&str``, methods, ``async``/``unsafe``/``extern`` functions. Known differences
+from one crate: arguments cross by value (a ``&mut`` argument's changes stay in the program's process); a
+``dyn Any`` of a type outside the list panics where it is encoded (in the tests' process, the test
+fails); the copy of a program's type has none of its hand-written impls (``Display``, a ``PartialEq`` of
+its own): tests that need them do not compile.
 
 Builds are cached by content: S once per program; T once per tests and stubs (the programs of a GRPO
 group share it).
@@ -43,8 +53,19 @@ import os
 import re
 from pathlib import Path
 
+from judgebox.languages import rust_crates
 from judgebox.languages.artifacts import Build
-from judgebox.languages.rust_split.signatures import Function, Param, Unsupported, top_level
+from judgebox.languages.rust_split.signatures import (
+    ANY,
+    STR,
+    DataType,
+    Function,
+    Param,
+    Unsupported,
+    Variant,
+    program_types,
+    read,
+)
 from judgebox.languages.spec import SplitBuild, Toolbox
 from judgebox.languages.split import beside, failed_sides, sandboxed_step
 from judgebox.sandbox.config import RUN_ENV
@@ -55,8 +76,9 @@ RUSTC = "/usr/bin/rustc"
 PROGRAM_FLAGS = "--edition 2021 -O -C overflow-checks=on -C debug-assertions=on -C strip=symbols -A warnings"
 TESTS_FLAGS = "--edition 2021 -C opt-level=1 -C strip=symbols -A warnings"
 CALLABLE = ("the tests see the program's top-level functions, not generic, whose parameters and results are"
-            " integers, f32/f64, bool, char, String/&str, Vec/&[T], VecDeque, arrays, tuples, Option, HashMap,"
-            " HashSet, BTreeMap or BTreeSet of those")
+            " integers, f32/f64, bool, char, String/&str, Box<dyn Any>/&dyn Any, Vec/&[T], VecDeque, arrays,"
+            " tuples, Option, Result, HashMap, HashSet, BTreeMap, BTreeSet or the program's plain enums and structs"
+            " of those")
 # names a stub must not take: the tests' std names (the prelude's, primitive types', tests_prelude.rs's)
 KEPT_NAMES = frozenset(
     "Copy Send Sized Sync Unpin Drop Fn FnMut FnOnce drop Box ToOwned Clone PartialEq PartialOrd Eq Ord AsRef"
@@ -79,8 +101,10 @@ def _wire_module() -> str:
 
 # -- generated sources ----------------------------------------------------------------------------------
 
-def program_side_source(program: str, functions: list[Function], rewrites: list) -> str:
-    """The program (main renamed, foreign uses dropped) and the dispatcher of its functions."""
+def program_side_source(program: str, functions: list[Function], rewrites: list,
+                        types: dict[str, DataType] | None = None) -> str:
+    """The program (main renamed, foreign uses dropped) and the dispatcher of its functions (with the wire
+    impls of the program's plain data types they use)."""
     out, last = [], 0
     for item in sorted(rewrites, key=lambda item: item.start):
         out.append(program[last:item.start])
@@ -91,28 +115,122 @@ def program_side_source(program: str, functions: list[Function], rewrites: list)
     arms = []
     for index, f in enumerate(functions):
         lines = [f"let mut a{i}: {p.spelled} = Get::get(r)?;" for i, p in enumerate(f.params)]
-        args = ", ".join(f"{p.borrow}a{i}" for i, p in enumerate(f.params))
-        lines += ["r.finish()?;", f"let value: {f.result} = super::{f.name}({args});", "Put::put(&value, w);"]
+        args = ", ".join(f"{p.borrow}{'*' if p.slice_of else ''}a{i}" for i, p in enumerate(f.params))
+        # a &str in the result may borrow from an argument here: its lifetime is left to inference
+        result = f.result.replace(STR, "&str")
+        lines += ["r.finish()?;", f"let value: {result} = super::{f.name}({args});", "Put::put(&value, w);"]
         arms.append(f"            {index} => {{ {' '.join(lines)} }}\n")
     return ("".join(out) + "\n\n#[allow(unused_imports, dead_code, unused_variables, unused_mut, non_snake_case)]\n"
             "mod judgebox_dispatch {\n" + _wire_module()
+            + "".join(_data_impls(data, "") for data in _needed(types or {}, _types_named(functions)))
             + "\n    pub fn dispatch(index: u32, r: &mut Reader, w: &mut ::std::vec::Vec<u8>)"
               " -> ::std::result::Result<(), Malformed> {\n        match index {\n" + "".join(arms)
             + "            _ => return Err(\"no such function\"),\n        }\n        Ok(())\n    }\n}\n\n"
               "fn main() {\n    judgebox_dispatch::serve(judgebox_dispatch::dispatch)\n}\n")
 
 
+def _callable(every: list[Function], refused: dict[str, str], types: dict[str, DataType]) -> list[Function]:
+    """The functions that get a stub (the others go to ``refused``, with why): none named like a std name
+    the tests keep, nor using a program type so named (its copy would shadow that name in the tests)."""
+    for name in [name for name in types if name in KEPT_NAMES]:
+        del types[name]
+    kept = []
+    for f in every:
+        named = [n for t in (*(p.spelled for p in f.params), f.result) for n in program_types(t) if n not in types]
+        if f.name in KEPT_NAMES:
+            refused[f.name] = "it is named like a std name the tests keep"
+        elif named:
+            refused[f.name] = f"its type {named[0]} is named like a std name the tests keep"
+        else:
+            kept.append(f)
+    return kept
+
+
 def _declared(p: Param) -> str:
+    """A parameter's type in T's stub: as the program declares it (a &str in it with an elided lifetime)."""
+    spelled = p.spelled.replace(STR, "&str")
     if p.slice_of:
-        inner = "str" if p.spelled == "::std::string::String" else f"[{p.spelled[len('::std::vec::Vec<'):-1]}]"
-        return p.borrow + inner
-    return p.borrow + p.spelled
+        if spelled == "::std::string::String":
+            return p.borrow + "str"
+        if spelled == ANY:
+            return p.borrow + "dyn ::std::any::Any"
+        return p.borrow + f"[{spelled[len('::std::vec::Vec<'):-1]}]"
+    return p.borrow + spelled
 
 
-def stubs_source(called: list[tuple[int, Function]]) -> str:
+def _data_impls(data: DataType, wire: str) -> str:
+    """Put and Get of a program's plain data type: the index of its variant (u32), then its fields; the
+    same text on both sides (``crate::Name`` is the program's type in S, its copy in T)."""
+    params = ", ".join(data.generics)
+    spelled = f"crate::{data.name}" + (f"<{params}>" if params else "")
+
+    def bounds(trait: str) -> str:
+        return "<" + ", ".join(f"{g}: {wire}{trait}" for g in data.generics) + ">" if data.generics else ""
+
+    puts, gets = [], []
+    for k, v in enumerate(data.variants):
+        path = f"crate::{data.name}" + (f"::{v.name}" if v.name else "")
+        binds = [f"f{j}" for j in range(len(v.fields))]
+        if v.shape == "tuple":
+            pattern, build = f"{path}({', '.join(binds)})", f"{path}({', '.join(f'{wire}Get::get(r)?' for _ in binds)})"
+        elif v.shape == "named":
+            pattern = path + " { " + ", ".join(f"{name}: {b}" for (name, _), b in zip(v.fields, binds)) + " }"
+            build = path + " { " + ", ".join(f"{name}: {wire}Get::get(r)?" for name, _ in v.fields) + " }"
+        else:
+            pattern = build = path
+        puts.append(f"            {pattern} => {{ {wire}Put::put(&{k}u32, w);"
+                    + "".join(f" {wire}Put::put({b}, w);" for b in binds) + " }\n")
+        gets.append(f"            {k} => {build},\n")
+    return (f"impl{bounds('Put')} {wire}Put for {spelled} {{\n    fn put(&self, w: &mut ::std::vec::Vec<u8>) {{\n"
+            f"        match {'self' if puts else '*self'} {{\n{''.join(puts)}        }}\n    }}\n}}\n"
+            f"impl{bounds('Get')} {wire}Get for {spelled} {{\n"
+            f"    fn get(r: &mut {wire}Reader) -> ::std::result::Result<Self, {wire}Malformed> {{\n"
+            "        r.enter()?;\n"
+            f"        let value = match <u32 as {wire}Get>::get(r)? {{\n{''.join(gets)}"
+            "            _ => return Err(\"a value of a program's type with no such variant\"),\n        };\n"
+            "        r.leave();\n        Ok(value)\n    }\n}\n")
+
+
+def _data_definition(data: DataType) -> str:
+    """T's copy of a program's plain data type, from what the grammar read (its std derives only)."""
+    def fields(v: Variant) -> str:
+        if v.shape == "tuple":
+            return "(" + ", ".join(f"pub {t}" if not v.name else t for _, t in v.fields) + ")"
+        if v.shape == "named":
+            return " { " + ", ".join(f"{'pub ' if not v.name else ''}{name}: {t}" for name, t in v.fields) + " }"
+        return ""
+
+    head = (f"#[derive({', '.join(data.derives)})]\n" if data.derives else "") + \
+        f"pub {data.kind} {data.name}" + (f"<{', '.join(data.generics)}>" if data.generics else "")
+    if data.kind == "struct":
+        (v,) = data.variants
+        return head + fields(v) + ("" if v.shape == "named" else ";") + "\n"
+    return head + " {\n" + "".join(f"    {v.name}{fields(v)},\n" for v in data.variants) + "}\n"
+
+
+def _types_named(functions: list[Function]) -> set[str]:
+    return {n for f in functions for t in (*(p.spelled for p in f.params), f.result) for n in program_types(t)}
+
+
+def _needed(types: dict[str, DataType], names: set[str]) -> list[DataType]:
+    """The program's plain data types of ``names`` and those their fields name, each once."""
+    out: dict[str, DataType] = {}
+    todo = [n for n in names if n in types]
+    while todo:
+        name = todo.pop()
+        if name not in out:
+            out[name] = types[name]
+            todo += [n for n in types[name].uses() if n in types]
+    return [out[n] for n in sorted(out)]
+
+
+def stubs_source(called: list[tuple[int, Function]], types: dict[str, DataType] | None = None,
+                 named: set[str] | frozenset[str] = frozenset()) -> str:
     """T's stubs: each encodes its arguments, calls S's function by its index in S's table, and decodes
-    the result as its declared type."""
-    out = []
+    the result as its declared type; and the copies of the program's plain data types they use or the
+    tests name."""
+    names = set(named) | _types_named([f for _, f in called])
+    out = [_data_definition(data) + _data_impls(data, "judgebox_wire::") for data in _needed(types or {}, names)]
     for index, f in called:
         params = ", ".join(f"a{i}: {_declared(p)}" for i, p in enumerate(f.params))
         puts = "".join(f"    judgebox_wire::Put::put({'&*' if p.borrow else '&'}a{i}, &mut judgebox_request);\n"
@@ -138,14 +256,13 @@ def _rustc(toolbox: Toolbox, flags: str, source: str, name: str, failure: str, w
 def split_asserts(toolbox: Toolbox, program: str, tests: str) -> SplitBuild:
     """The ``split_asserts`` of the Rust entry."""
     try:
-        every, refused, rewrites = top_level(program)
+        every, refused, rewrites, types = read(program)
     except Unsupported as exc:
         return SplitBuild(compile_error=f"the assert harness could not read the program: {exc}")
-    kept = [f for f in every if f.name not in KEPT_NAMES]
-    refused.update({f.name: "it is named like a std name the tests keep" for f in every if f.name in KEPT_NAMES})
+    kept = _callable(every, refused, types)
     libtest = TEST_ATTRIBUTE.search(tests) is not None
     try:
-        tests_functions, _, _ = top_level(tests)
+        tests_functions, _, _, _ = read(tests)
     except Unsupported as exc:
         return SplitBuild(system_error=f"the assert harness could not read the tests: {exc}")
     declared = {f.name for f in tests_functions} | set(re.findall(r"\b(?:fn|struct|enum|type|const|static|mod)\s+"
@@ -154,14 +271,16 @@ def split_asserts(toolbox: Toolbox, program: str, tests: str) -> SplitBuild:
         return SplitBuild(system_error="the tests have no #[test] function and no fn main")
     cache = toolbox.cache
     harness = "".join(_read(n) for n in ("wire.rs", "tests_prelude.rs", "run_tests.sh"))
-    side_source = program_side_source(program, kept, rewrites)
-    side_key = cache.key("rust-split-side", harness, PROGRAM_FLAGS, side_source)
+    linked = rust_crates.linked(toolbox.toolchain_cache, program, tests)  # rand, regex, md5 where named
+    side_source = program_side_source(program, kept, rust_crates.dropped_uses(program, rewrites, linked), types)
+    side_flags = PROGRAM_FLAGS + rust_crates.flags(linked)
+    side_key = cache.key("rust-split-side", harness, side_flags, side_source)
     program_future = beside(lambda: cache.get_or_build(side_key, lambda: _rustc(
-        toolbox, PROGRAM_FLAGS, side_source, "rust", "the program does not build with the assert harness", False)))
+        toolbox, side_flags, side_source, "rust", "the program does not build with the assert harness", False)))
     wanted = set(IDENTIFIER.findall(tests)) - declared
     called = [(index, f) for index, f in enumerate(kept) if f.name in wanted]
-    source = tests_side_source(stubs_source(called), tests)
-    flags = TESTS_FLAGS + (" --test" if libtest else "")
+    source = tests_side_source(stubs_source(called, types, wanted), tests) + rust_crates.tests_scope(linked)
+    flags = TESTS_FLAGS + rust_crates.flags(linked) + (" --test" if libtest else "")
     tests_built = cache.get_or_build(cache.key("rust-split-tests", harness, flags, source), lambda: _rustc(
         toolbox, flags, source, "rust-split-tests", "the tests do not compile against the program's functions", True))
     side = program_future.result()

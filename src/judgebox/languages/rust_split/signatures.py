@@ -5,20 +5,33 @@ byte, C), char literals and lifetimes finds the items at the top level; a functi
 the tests only when its signature is in the grammar below, every type of the closed set of data types:
 
     type   := int | f32 | f64 | bool | char | String | () | (type, ...) | [type; N]
-            | Vec<type> | VecDeque<type> | Option<type> | HashMap<type, type> | HashSet<type>
-            | BTreeMap<type, type> | BTreeSet<type>        (a std:: path before a name is allowed)
-    param  := ident ':' (type | '&' ['mut'] (type | str | [type]))
+            | Vec<type> | VecDeque<type> | Option<type> | Result<type, type> | HashMap<type, type>
+            | HashSet<type> | BTreeMap<type, type> | BTreeSet<type> | Box<dyn Any>
+            | '&' [lifetime] str                        (a std:: path before a name is allowed)
+            | Name | Name<type, ...>                      (a plain enum or struct of the program)
+    param  := ident ':' (type | '&' [lifetime] ['mut'] (type | str | [type] | dyn Any))
     result := type
 
-Anything else (generics, lifetimes, ``impl``/``dyn``, references in results, ``async``/``unsafe``/
-``extern`` functions, methods, patterns as parameters) is a refusal with its reason. What the grammar
-says is only what the tests' side spells; if the program's names mean something else (its own ``type
-String = i32``), the program's side does not compile (CE), since it spells every type by its std path.
+A ``&str`` inside a type (``Vec<&str>``, ``-> &str``) is spelled ``&'static str``: the tests' side makes
+one by leaking the string it decodes (a test process); ``Box<dyn Any>`` and ``&dyn Any`` hold a value of
+the closed set that crosses with a tag naming its concrete type (``wire.rs``), rebuilt as that type on the
+other side. A function may declare lifetimes (not types); the tests' side spells its references
+without them. A ``Name`` or ``Name<type, ...>`` of none of std's names is one of the program's types; it
+crosses only when the program defines it at the top level as plain data (``DataType``: an enum or a struct
+whose type parameters have no bounds, whose fields are of these types or its parameters): the tests' side
+gets a copy of its definition, re-emitted from what was read here with its std derives.
+
+Anything else (type parameters, ``impl``, ``dyn`` but ``dyn Any``, references in results but ``&str``,
+other program types, ``async``/``unsafe``/``extern`` functions, methods, patterns as parameters) is a
+refusal with its reason. What the grammar says is only what the tests' side spells; if the program's
+names mean something else (its own ``type String = i32``), the program's side does not compile (CE),
+since it spells every type by its std path.
 
 The reader runs in the judge's process, so it is one pass over the tokens, which are never all held:
-of each top-level item only its head (the tokens before its body) is kept. Bounds, each a refusal with
-its reason (CE): MAX_SOURCE characters, MAX_TOKENS tokens (at most a couple of seconds of reading),
-MAX_HEAD tokens of a function's head.
+of each top-level item only its head (the tokens before its body) is kept, and of an enum or a struct
+its whole definition. Bounds, each a refusal with its reason (CE): MAX_SOURCE characters, MAX_TOKENS
+tokens (at most a couple of seconds of reading), MAX_HEAD tokens of a function's head or of a type's
+definition.
 """
 
 from __future__ import annotations
@@ -35,13 +48,17 @@ MAX_HEAD = 4096  # tokens of an item kept before its body: a longer signature is
 INTS = ("i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16", "u32", "u64", "u128", "usize")
 SCALARS = frozenset((*INTS, "f32", "f64", "bool", "char"))
 GENERICS = {"Vec": ("::std::vec::Vec", 1), "VecDeque": ("::std::collections::VecDeque", 1),
-            "Option": ("::std::option::Option", 1), "HashMap": ("::std::collections::HashMap", 2),
+            "Option": ("::std::option::Option", 1), "Result": ("::std::result::Result", 2),
+            "HashMap": ("::std::collections::HashMap", 2),
             "HashSet": ("::std::collections::HashSet", 1), "BTreeMap": ("::std::collections::BTreeMap", 2),
             "BTreeSet": ("::std::collections::BTreeSet", 1)}
 STD_PATHS = {"Vec": ("vec",), "VecDeque": ("collections", "collections::vec_deque"), "Option": ("option",),
+             "Result": ("result",), "Box": ("boxed",), "Any": ("any",),
              "HashMap": ("collections", "collections::hash_map"), "HashSet": ("collections", "collections::hash_set"),
              "BTreeMap": ("collections", "collections::btree_map"),
              "BTreeSet": ("collections", "collections::btree_set"), "String": ("string",)}
+STR = "&'static str"  # a &str inside a type: leaked on the tests' side
+ANY = "::std::boxed::Box<dyn ::std::any::Any>"
 STD_CRATES = frozenset(("std", "core", "alloc", "crate", "self", "super"))
 DECLARING = frozenset(("mod", "enum", "struct", "trait", "type", "union", "fn", "const", "static", "macro_rules"))
 
@@ -135,7 +152,8 @@ def _quoted(source: str, i: int) -> int:
 class Param:
     spelled: str  # the owned type, by its std path
     borrow: str  # "", "&" or "&mut "
-    slice_of: bool = False  # &[T] / &str: the owned value is Vec<T> / String, passed as a slice
+    slice_of: bool = False  # &[T] / &str / &dyn Any: the owned value is Vec<T> / String / Box<dyn Any>, passed
+    # as what it derefs to
 
 
 @dataclass(frozen=True)
@@ -155,8 +173,49 @@ class Item:
     end: int
 
 
+@dataclass(frozen=True)
+class Variant:
+    name: str  # "" for a struct's one
+    shape: str  # "unit" (``A``), "tuple" (``A(T, ..)``), "named" (``A { x: T, .. }``)
+    fields: tuple[tuple[str, str], ...]  # (name, "" in a tuple; its type, spelled as a function's)
+
+
+@dataclass(frozen=True)
+class DataType:
+    """A program's top-level enum or struct that is plain data: type parameters without bounds, fields of
+    the closed set, of its parameters or of other plain data types; ``derives`` are its std derives."""
+
+    name: str
+    kind: str  # enum, struct
+    generics: tuple[str, ...]
+    derives: tuple[str, ...]
+    variants: tuple[Variant, ...]
+
+    def uses(self) -> set[str]:
+        return {name for _, spelled in (f for v in self.variants for f in v.fields) for name in program_types(spelled)}
+
+
+class Reading(NamedTuple):
+    functions: list[Function]
+    refused: dict[str, str]
+    items: list[Item]
+    types: dict[str, DataType]  # the program's plain data types by name
+
+
+def program_types(spelled: str) -> list[str]:
+    """The program-defined types a spelled type names (``crate::Name``)."""
+    return re.findall(r"\bcrate::([A-Za-z_][A-Za-z0-9_]*)", spelled)
+
+
 def top_level(source: str) -> tuple[list[Function], dict[str, str], list[Item]]:
-    """The top-level functions of the grammar, the refused ones with why, and the items to rewrite.
+    """``read``'s functions, refused functions and items."""
+    functions, refused, items, _ = read(source)
+    return functions, refused, items
+
+
+def read(source: str) -> Reading:
+    """The top-level functions of the grammar, the refused ones with why, the items to rewrite and the
+    program's plain data types (a function whose types name another program type is refused).
 
     One pass over the tokens, counting brackets. A top-level item ends at a ``;`` at the top level, or
     at the ``}`` that closes its body; of an item that ends only at ``;`` (a ``use`` tree, a const's or
@@ -170,6 +229,9 @@ def top_level(source: str) -> tuple[list[Function], dict[str, str], list[Item]]:
     depth = 0
     head: list[Token] = []  # the current top-level item's first tokens, up to its body
     in_head = True  # the current item's body has not begun
+    whole = False  # the current item is an enum or a struct: its body is kept too (up to MAX_HEAD tokens)
+    types: dict[str, DataType] = {}
+    not_plain: dict[str, str] = {}  # the program's other enums and structs, with why
     fn: tuple[int, Token] | None = None  # where its `fn` is in its head, and its name
     previous = ""  # the token before, if it was an identifier at the top level
 
@@ -188,7 +250,7 @@ def top_level(source: str) -> tuple[list[Function], dict[str, str], list[Item]]:
     for count, (kind, text, start, end) in enumerate(tokens(source)):
         if count >= MAX_TOKENS:
             raise Unsupported(f"the program has more than {MAX_TOKENS} tokens")
-        if in_head and len(head) < MAX_HEAD:
+        if (in_head or whole) and len(head) < MAX_HEAD:
             head.append(Token(kind, text, start, end, depth))
         if kind == "ident":
             if depth == 0 and previous:
@@ -204,6 +266,7 @@ def top_level(source: str) -> tuple[list[Function], dict[str, str], list[Item]]:
         if text in "([{":
             if depth == 0 and text == "{" and in_head:
                 in_head = False
+                whole = fn is None and _data_keyword(head) is not None
                 if fn is not None:
                     signature(fn)
             depth += 1
@@ -212,18 +275,176 @@ def top_level(source: str) -> tuple[list[Function], dict[str, str], list[Item]]:
             if depth < 0:
                 raise Unsupported("unbalanced brackets")
             if depth == 0 and text == "}" and _ends_at_brace(head):
-                head, in_head, fn = [], True, None
+                if whole:
+                    _data_type(head, types, not_plain)
+                head, in_head, fn, whole = [], True, None, False
         elif depth == 0 and text == ";":
             if in_head and fn is not None:
                 signature(fn)
+            if in_head and fn is None and _data_keyword(head) is not None:  # struct A(T); struct A;
+                _data_type(head, types, not_plain)
             _foreign_use(head, end, uses)
-            head, in_head, fn = [], True, None
+            head, in_head, fn, whole = [], True, None, False
     if depth:
         raise Unsupported("unbalanced brackets")
     if in_head and fn is not None:  # a signature the program ends in
         signature(fn)
     items += [Item("foreign-use", start, end) for crate, start, end in uses if crate not in declared]
-    return functions, refused, items
+    # a type is plain data when every program type its fields name is (a fixed point)
+    changed = True
+    while changed:
+        changed = False
+        for name, data in list(types.items()):
+            missing = [used for used in sorted(data.uses()) if used not in types]
+            if missing:
+                del types[name]
+                not_plain[name] = f"its field of the type {missing[0]}, which does not cross"
+                changed = True
+    kept = []
+    for f in functions:
+        named = [name for t in (*(p.spelled for p in f.params), f.result) for name in program_types(t)]
+        missing = [name for name in named if name not in types]
+        if missing:
+            why = not_plain.get(missing[0], "it is not a plain enum or struct of the program")
+            refused[f.name] = f"the type {missing[0]} ({why})"
+        else:
+            kept.append(f)
+    return Reading(kept, refused, items, types)
+
+
+DERIVES = frozenset(("Debug", "Clone", "Copy", "PartialEq", "Eq", "PartialOrd", "Ord", "Hash"))
+
+
+def _data_keyword(head: list[Token]) -> str | None:
+    """``enum`` or ``struct`` when the item of this head is one (after its attributes and ``pub``)."""
+    words = head
+    while words and words[0].text == "#":
+        words = words[_after_attribute(words):]
+    if words and words[0].text == "pub":
+        words = words[1:]
+        if words and words[0].text == "(":  # pub(crate)
+            words = words[next((k for k, w in enumerate(words) if w.text == ")"), len(words)) + 1:]
+    if len(words) >= 2 and words[0].kind == "ident" and words[0].text in ("enum", "struct") and \
+            words[1].kind == "ident":
+        return words[0].text
+    return None
+
+
+def _data_type(toks: list[Token], types: dict[str, DataType], not_plain: dict[str, str]) -> None:
+    """Reads an enum or a struct (its whole tokens) into ``types``, or why it is not plain data into
+    ``not_plain``."""
+    derives: list[str] = []
+    conditional = False
+    i = 0
+    while _at(toks, i, "#"):
+        end = _after_attribute(toks[i:]) + i
+        words = [t.text for t in toks[i:end]]
+        if words[2:4] == ["derive", "("]:
+            derives += [w for w in words[4:] if w in DERIVES]
+        elif words[2:3] in (["cfg"], ["cfg_attr"]):
+            conditional = True
+        i = end
+    if i < len(toks) and toks[i].text == "pub":
+        i += 1
+        if _at(toks, i, "("):
+            while i < len(toks) and not _at(toks, i, ")"):
+                i += 1
+            i += 1
+    kind, name = toks[i].text, toks[i + 1].text
+    try:
+        if conditional:
+            raise Unsupported("a cfg attribute: the type may not be there, or have other derives")
+        if len(toks) >= MAX_HEAD:
+            raise Unsupported(f"its definition is longer than {MAX_HEAD} tokens")
+        generics, i = _generics(toks, i + 2)
+        if kind == "struct":
+            variant, i = _variant_body(toks, i, "", generics)
+            variants: tuple[Variant, ...] = (variant,)
+            i += _at(toks, i, ";")
+        else:
+            if not _at(toks, i, "{"):
+                raise Unsupported("a where clause")
+            i, found = i + 1, []
+            while not _at(toks, i, "}"):
+                while _at(toks, i, "#"):
+                    i += _after_attribute(toks[i:])
+                if i >= len(toks) or toks[i].kind != "ident":
+                    raise Unsupported("a variant outside the grammar")
+                variant, i = _variant_body(toks, i + 1, toks[i].text, generics)
+                found.append(variant)
+                if _at(toks, i, ","):
+                    i += 1
+                elif not _at(toks, i, "}"):
+                    raise Unsupported("a variant outside the grammar (a discriminant?)")
+            variants, i = tuple(found), i + 1
+        if i != len(toks):
+            raise Unsupported("a where clause")
+    except (Unsupported, IndexError) as exc:
+        not_plain[name] = str(exc) if isinstance(exc, Unsupported) else "a definition cut short"
+        types.pop(name, None)
+        return
+    if name in types or name in not_plain:
+        not_plain[name] = "the program defines it twice"
+        types.pop(name, None)
+        return
+    types[name] = DataType(name, kind, generics, tuple(dict.fromkeys(derives)), variants)
+
+
+def _generics(toks: list[Token], i: int) -> tuple[tuple[str, ...], int]:
+    names: list[str] = []
+    if not _at(toks, i, "<"):
+        return (), i
+    i += 1
+    while not _at(toks, i, ">"):
+        if toks[i].kind != "ident" or toks[i].text == "const":
+            raise Unsupported("a type parameter that is not a plain name (a lifetime, a const)")
+        names.append(toks[i].text)
+        i += 1
+        if _at(toks, i, ","):
+            i += 1
+        elif not _at(toks, i, ">"):
+            raise Unsupported("a type parameter with a bound or a default")
+    return tuple(names), i + 1
+
+
+def _variant_body(toks: list[Token], i: int, name: str, generics: tuple[str, ...]) -> tuple[Variant, int]:
+    """A variant's (or a struct's) fields at ``toks[i]``: none, ``(T, ..)`` or ``{ x: T, .. }``."""
+    def field_type(i: int) -> tuple[str, int]:
+        spelled, i = _type(toks, i, 1)
+        # a type parameter of the definition is spelled as itself
+        return re.sub(r"\bcrate::([A-Za-z_][A-Za-z0-9_]*)\b(?!<)",
+                      lambda m: m[1] if m[1] in generics else m[0], spelled), i
+
+    fields: list[tuple[str, str]] = []
+    if _at(toks, i, "("):
+        i += 1
+        while not _at(toks, i, ")"):
+            if toks[i].text == "pub":
+                i += 1
+            spelled, i = field_type(i)
+            fields.append(("", spelled))
+            if _at(toks, i, ","):
+                i += 1
+            elif not _at(toks, i, ")"):
+                raise Unsupported("a field outside the grammar")
+        return Variant(name, "tuple", tuple(fields)), i + 1
+    if _at(toks, i, "{"):
+        i += 1
+        while not _at(toks, i, "}"):
+            while _at(toks, i, "#"):
+                i += _after_attribute(toks[i:])
+            if toks[i].text == "pub":
+                i += 1
+            if toks[i].kind != "ident" or not _at(toks, i + 1, ":"):
+                raise Unsupported("a field outside the grammar")
+            field, (spelled, i) = toks[i].text, field_type(i + 2)
+            fields.append((field, spelled))
+            if _at(toks, i, ","):
+                i += 1
+            elif not _at(toks, i, "}"):
+                raise Unsupported("a field outside the grammar")
+        return Variant(name, "named", tuple(fields)), i + 1
+    return Variant(name, "unit", ()), i
 
 
 def _ends_at_brace(head: list[Token]) -> bool:
@@ -273,8 +494,15 @@ def _function(toks: list[Token], fn: int) -> Function:
             raise Unsupported(f"it is {word}")
     name = toks[fn + 1].text
     i = fn + 2
-    if _at(toks, i, "<"):
-        raise Unsupported("it is generic (or has lifetimes)")
+    if _at(toks, i, "<"):  # lifetimes only: the tests' side spells its references without them
+        i += 1
+        while i < len(toks) and toks[i].kind == "lifetime":
+            i += 1
+            if _at(toks, i, ","):
+                i += 1
+        if not _at(toks, i, ">"):
+            raise Unsupported("it is generic (over types, or a lifetime with a bound)")
+        i += 1
     if not _at(toks, i, "("):
         raise Unsupported("it has no parameter list")
     i += 1
@@ -289,8 +517,9 @@ def _function(toks: list[Token], fn: int) -> Function:
     i += 1
     result = "()"
     if _at(toks, i, "->"):
-        if _at(toks, i + 1, "&"):
-            raise Unsupported("it returns a reference")
+        after = _lifetime(toks, i + 2) if _at(toks, i + 1, "&") else i + 1
+        if after != i + 1 and not (after < len(toks) and toks[after].kind == "ident" and toks[after].text == "str"):
+            raise Unsupported("it returns a reference other than &str")
         result, i = _type(toks, i + 1, 0)
     if not _at(toks, i, "{"):
         raise Unsupported("a where clause, or no body")
@@ -312,14 +541,14 @@ def _param(toks: list[Token], i: int) -> tuple[Param, int]:
     if not _at(toks, i, "&"):
         spelled, i = _type(toks, i, 0)
         return Param(spelled, ""), i
-    i += 1
-    if i < len(toks) and toks[i].kind == "lifetime":
-        raise Unsupported("a parameter with a lifetime")
+    i = _lifetime(toks, i + 1)
     borrow = "&"
     if i < len(toks) and toks[i].kind == "ident" and toks[i].text == "mut":
         borrow, i = "&mut ", i + 1
     if i < len(toks) and toks[i].kind == "ident" and toks[i].text == "str":
         return Param("::std::string::String", borrow, slice_of=True), i + 1
+    if i < len(toks) and toks[i].kind == "ident" and toks[i].text == "dyn":
+        return Param(ANY, borrow, slice_of=True), _dyn_any(toks, i)
     if _at(toks, i, "["):
         elem, j = _type(toks, i + 1, 1)
         if _at(toks, j, "]"):
@@ -337,6 +566,11 @@ def _type(toks: list[Token], i: int, depth: int) -> tuple[str, int]:
     if i >= len(toks):
         raise Unsupported("a type cut short")
     t = toks[i]
+    if _at(toks, i, "&"):  # only &str: a string the tests' side leaks
+        i = _lifetime(toks, i + 1)
+        if not (i < len(toks) and toks[i].kind == "ident" and toks[i].text == "str"):
+            raise Unsupported("a reference other than &str in a type (or it returns a reference)")
+        return STR, i + 1
     if _at(toks, i, "("):
         parts, i = [], i + 1
         while not _at(toks, i, ")"):
@@ -360,9 +594,22 @@ def _type(toks: list[Token], i: int, depth: int) -> tuple[str, int]:
         return name, i
     if name == "String":
         return "::std::string::String", i
+    if name == "Box":
+        if not _at(toks, i, "<"):
+            raise Unsupported("Box without its type argument")
+        i = _dyn_any(toks, i + 1)
+        if not _at(toks, i, ">"):
+            raise Unsupported("a Box of another type than dyn Any")
+        return ANY, i + 1
     if name not in GENERICS:
-        raise Unsupported(f"the type {name}")
-    path, count = GENERICS[name]
+        if toks[i - 1] is not t or name in ("Self", "Box", "Any", "dyn", "impl", "str"):
+            raise Unsupported(f"the type {name}")
+        # one of the program's types, if it is plain data (``read`` checks once it has read them all)
+        if not _at(toks, i, "<"):
+            return f"crate::{name}", i
+        path, count = f"crate::{name}", 0
+    else:
+        path, count = GENERICS[name]
     if not _at(toks, i, "<"):
         raise Unsupported(f"{name} without its type arguments")
     args, i = [], i + 1
@@ -376,9 +623,27 @@ def _type(toks: list[Token], i: int, depth: int) -> tuple[str, int]:
             i += 1
             break
         raise Unsupported(f"{name}'s type arguments outside the grammar")
-    if len(args) != count:
+    if count and len(args) != count:
         raise Unsupported(f"{name} of {len(args)} types")
     return f"{path}<{', '.join(args)}>", i
+
+
+def _lifetime(toks: list[Token], i: int) -> int:
+    """After a reference's ``&``: an optional lifetime (the program's compiler checks it is declared; the
+    tests' side spells the reference without it)."""
+    if i < len(toks) and toks[i].kind == "lifetime":
+        return i + 1
+    return i
+
+
+def _dyn_any(toks: list[Token], i: int) -> int:
+    """``dyn Any`` (``std::any::Any``) at ``toks[i]``, no other trait nor bound; the index after it."""
+    if not (i + 1 < len(toks) and toks[i].kind == "ident" and toks[i].text == "dyn" and toks[i + 1].kind == "ident"):
+        raise Unsupported("a Box of another type than dyn Any")
+    name, i = _path(toks, i + 1)
+    if name != "Any" or _at(toks, i, "+"):
+        raise Unsupported(f"dyn {name}: of the trait objects only dyn Any (with no bound) crosses")
+    return i
 
 
 def _path(toks: list[Token], i: int) -> tuple[str, int]:

@@ -6,19 +6,26 @@
 // panicked, then its message, which the tests' side panics with again). Values are encoded by their static type, which both sides spell alike
 // from the same signature; the tests' side trusts nothing it reads: lengths are checked against what is
 // left of the message, bools are 0 or 1, chars are Unicode scalar values, strings UTF-8, a map's or a
-// set's keys distinct, integers fit their type.
+// set's keys distinct, integers fit their type, an Option's or a Result's tag 0 or 1. A `&str` inside a
+// value is decoded as a leaked String (`&'static str`). A `dyn Any` (`Box<dyn Any>`, `&dyn Any`) crosses
+// as a tag naming its concrete type, one of the closed list of `judgebox_any!` below, then that value: it
+// is rebuilt as a new Box of that type (an unknown tag is malformed; nesting is bounded); no code and no
+// vtable crosses, only the tag of a type this file names.
+use std::any::Any;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
 use std::hash::Hash;
 use std::io::{Read, Write};
 
 const CHANNEL: i32 = 7;
 const MAX_MESSAGE: usize = 256 << 20;
+const MAX_DEPTH: u32 = 64; // dyn Any values in dyn Any values, values of the program's types in one another
 
 pub type Malformed = &'static str;
 
 pub struct Reader {
     data: Vec<u8>,
     at: usize,
+    depth: u32,
 }
 
 impl Reader {
@@ -36,6 +43,15 @@ impl Reader {
         }
         Ok(n as usize)
     }
+    /// Into a value whose type may hold itself (a dyn Any, a program's type): nesting is bounded.
+    pub fn enter(&mut self) -> Result<(), Malformed> {
+        if self.depth >= MAX_DEPTH {
+            return Err("values nested too deeply");
+        }
+        self.depth += 1;
+        Ok(())
+    }
+    pub fn leave(&mut self) { self.depth -= 1 }
     pub fn finish(&self) -> Result<(), Malformed> {
         if self.at != self.data.len() {
             return Err("bytes left over after the values");
@@ -125,6 +141,15 @@ impl Get for String {
         String::from_utf8(r.take(n)?.to_vec()).map_err(|_| "a string that is not UTF-8")
     }
 }
+impl<T: Put + ?Sized> Put for &T {
+    fn put(&self, w: &mut Vec<u8>) { (**self).put(w) }
+}
+impl<T: Put + ?Sized> Put for Box<T> {
+    fn put(&self, w: &mut Vec<u8>) { (**self).put(w) }
+}
+impl Get for &'static str {
+    fn get(r: &mut Reader) -> Result<Self, Malformed> { Ok(Box::leak(String::get(r)?.into_boxed_str())) }
+}
 impl<T: Put> Put for [T] {
     fn put(&self, w: &mut Vec<u8>) {
         (self.len() as u64).put(w);
@@ -189,6 +214,66 @@ impl<T: Get> Get for Option<T> {
         Ok(if bool::get(r)? { Some(T::get(r)?) } else { None })
     }
 }
+impl<T: Put, E: Put> Put for Result<T, E> {
+    fn put(&self, w: &mut Vec<u8>) {
+        match self {
+            Ok(v) => {
+                w.push(0);
+                v.put(w);
+            }
+            Err(e) => {
+                w.push(1);
+                e.put(w);
+            }
+        }
+    }
+}
+impl<T: Get, E: Get> Get for Result<T, E> {
+    fn get(r: &mut Reader) -> Result<Self, Malformed> {
+        Ok(if bool::get(r)? { Err(E::get(r)?) } else { Ok(T::get(r)?) })
+    }
+}
+
+// the concrete types a dyn Any may hold, each with its tag; nothing else crosses as a dyn Any
+macro_rules! judgebox_any {
+    ($($tag:literal => $t:ty),* $(,)?) => {
+        impl Put for dyn Any {
+            fn put(&self, w: &mut Vec<u8>) {
+                $(
+                    if let Some(v) = self.downcast_ref::<$t>() {
+                        w.push($tag);
+                        return v.put(w);
+                    }
+                )*
+                panic!("judgebox: a dyn Any holding a type that cannot cross between the processes (it may hold \
+                        (), bool, char, an integer, f32, f64, String, &'static str, Box<dyn Any>, or a Vec or an \
+                        Option of one of those)")
+            }
+        }
+        impl Get for Box<dyn Any> {
+            fn get(r: &mut Reader) -> Result<Self, Malformed> {
+                r.enter()?;
+                let value: Result<Box<dyn Any>, Malformed> = match u8::get(r)? {
+                    $($tag => <$t as Get>::get(r).map(|v| Box::new(v) as Box<dyn Any>),)*
+                    _ => Err("a dyn Any of an unknown type tag"),
+                };
+                r.leave();
+                value
+            }
+        }
+    };
+}
+judgebox_any!(
+    0 => (), 1 => bool, 2 => char, 3 => i8, 4 => i16, 5 => i32, 6 => i64, 7 => i128, 8 => isize, 9 => u8,
+    10 => u16, 11 => u32, 12 => u64, 13 => u128, 14 => usize, 15 => f32, 16 => f64, 17 => String,
+    18 => &'static str, 19 => Box<dyn Any>,
+    20 => Vec<Box<dyn Any>>, 21 => Vec<bool>, 22 => Vec<char>, 23 => Vec<i32>, 24 => Vec<i64>, 25 => Vec<u32>,
+    26 => Vec<u64>, 27 => Vec<usize>, 28 => Vec<f32>, 29 => Vec<f64>, 30 => Vec<String>, 31 => Vec<&'static str>,
+    32 => Vec<u8>, 33 => Vec<isize>,
+    40 => Option<Box<dyn Any>>, 41 => Option<bool>, 42 => Option<char>, 43 => Option<i32>, 44 => Option<i64>,
+    45 => Option<u32>, 46 => Option<u64>, 47 => Option<usize>, 48 => Option<f32>, 49 => Option<f64>,
+    50 => Option<String>, 51 => Option<&'static str>, 52 => Option<u8>, 53 => Option<isize>,
+);
 
 macro_rules! judgebox_maps {
     ($map:ident, $($bound:path),*) => {
@@ -286,7 +371,7 @@ fn receive() -> std::io::Result<Reader> {
     }
     let mut data = vec![0u8; n];
     channel().read_exact(&mut data)?;
-    Ok(Reader { data, at: 0 })
+    Ok(Reader { data, at: 0, depth: 0 })
 }
 
 // -- the program's side -------------------------------------------------------------------------------
