@@ -26,6 +26,7 @@ LIMITS = Limits(cpu_time=20)  # generous: the verdicts are on CPU time, and no r
 THREADS = 12  # more than the slots: compiles of some submissions overlap runs of others
 
 MACHINE, DATASET = "machine", "dataset"
+FLAKY = "flaky"  # a wrong reference that passes or fails with Go's random map order: either verdict is right
 
 # id -> (verdict, whose the failure is, why)
 KNOWN = {
@@ -46,7 +47,11 @@ KNOWN = {
         "JavaScript/162": (Verdict.RE, MACHINE, "requires the npm package js-md5, which is not installed"),
     },
     "python": {},
-    "go": {},
+    "go": {
+        "Go/95": (Verdict.WA, FLAKY, "wrong reference: CheckDictCase stops after the first two keys of a map, in Go's "
+                                     "random iteration order, so {p, A, B} passes when A and B come first: it fails "
+                                     "in some runs, under go test too"),
+    },
     "rust": {},
 }
 
@@ -80,4 +85,5 @@ def test_every_reference_passes_except_the_known_ones(judge, language):
     assert unexpected == {}
     assert failing == {i: known[i][0] for i in failing}, "a known failure with another verdict"
     assert {i for i in known if known[i][1] == DATASET} <= set(failing), "a wrong reference passed"
+    # (a FLAKY reference may pass or fail, but only with its known verdict, checked above)
     assert passed >= 164 - len(known)
