@@ -11,9 +11,9 @@ what each gives (the test holds both to it).
 - ``livecodebench.toml``: LiveCodeBench's own ``check_correctness`` (as lighteval 0.13.0's wheel carries it,
   ``support/livecodebench.py``), a sample passing when every case is True (its pass@1), against
   ``profile="livecodebench"``;
-- ``sandboxfusion.toml``: SandboxFusion's own CommonOJ grader through its /submit, on a SandboxFusion server
-  built by ``../shared/peers/sandboxfusion/setup.sh`` (``support/sandboxfusion_peer.py``; skipped, saying so,
-  where it is not built), against ``profile="sandboxfusion"``.
+- ``sandboxfusion.toml``: SandboxFusion's own CommonOJ grader through its /submit, on a SandboxFusion
+  server built from its source outside the repository (``support/sandboxfusion_peer.py``; an optional
+  peer: skipped, saying so, where it is not built), against ``profile="sandboxfusion"``.
 
 The harnesses run the programs unsandboxed (prime_code and LiveCodeBench in a child of this process): the
 tables hold known programs only.

@@ -1,6 +1,7 @@
 """SandboxFusion itself, the peer judgebox's sandboxfusion preset imitates, for the tests that run its own
-graders: a server on a free loopback port, from the copy ``../shared/peers/sandboxfusion/setup.sh`` builds
-(/tmp/sf-src, /tmp/sf-venv, /tmp/sf-pybin). Without that copy the tests that need it skip, saying so.
+graders: a server on a free loopback port, from a SandboxFusion built from its source outside the repository
+(/tmp/sf-src, its venv /tmp/sf-venv, the interpreter its Python runner execs in /tmp/sf-pybin). It is an
+optional peer, not part of judgebox: without that build the tests that need it skip, saying so.
 
 It runs programs with no isolation (its default config): give it known programs only."""
 
@@ -26,7 +27,7 @@ SOURCE, VENV, PYBIN = Path("/tmp/sf-src"), Path("/tmp/sf-venv"), Path("/tmp/sf-p
 def running() -> Iterator[str]:
     """The base URL of a SandboxFusion server started for the caller and stopped afterwards."""
     if not ((VENV / "bin" / "python").exists() and (SOURCE / "sandbox").is_dir() and (PYBIN / "python").exists()):
-        pytest.skip("SandboxFusion is not built here (../shared/peers/sandboxfusion/setup.sh makes /tmp/sf-src)")
+        pytest.skip("SandboxFusion is not built here (no /tmp/sf-src, /tmp/sf-venv, /tmp/sf-pybin): an optional peer")
     port = free_port()
     env = {key: value for key, value in os.environ.items() if key not in ("VIRTUAL_ENV", "PYTHONPATH", "PYTHONHOME")}
     env.update(PATH=f"{PYBIN}:{env.get('PATH', '')}", SANDBOX_CONFIG="local")

@@ -37,115 +37,20 @@ definition.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import NamedTuple
 
-MAX_SOURCE = 4 << 20
-MAX_NESTING = 24
+from judgebox.languages.rust_split.lexer import Token, Unsupported, tokens
+from judgebox.languages.rust_split.types import ANY, STR, after_lifetime, at, dyn_any, read_type
+
+# the reader's own names, and what its callers read with them from the lexer and the type grammar
+__all__ = ["ANY", "MAX_HEAD", "MAX_TOKENS", "STR", "DataType", "Function", "Item", "Param", "Reading", "Unsupported",
+           "Variant", "program_types", "read", "tokens", "top_level"]
+
 MAX_TOKENS = 1 << 20  # a program's tokens: linear reading, at most a second or two of the judge's CPU
 MAX_HEAD = 4096  # tokens of an item kept before its body: a longer signature is refused
-INTS = ("i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16", "u32", "u64", "u128", "usize")
-SCALARS = frozenset((*INTS, "f32", "f64", "bool", "char"))
-GENERICS = {"Vec": ("::std::vec::Vec", 1), "VecDeque": ("::std::collections::VecDeque", 1),
-            "Option": ("::std::option::Option", 1), "Result": ("::std::result::Result", 2),
-            "HashMap": ("::std::collections::HashMap", 2),
-            "HashSet": ("::std::collections::HashSet", 1), "BTreeMap": ("::std::collections::BTreeMap", 2),
-            "BTreeSet": ("::std::collections::BTreeSet", 1)}
-STD_PATHS = {"Vec": ("vec",), "VecDeque": ("collections", "collections::vec_deque"), "Option": ("option",),
-             "Result": ("result",), "Box": ("boxed",), "Any": ("any",),
-             "HashMap": ("collections", "collections::hash_map"), "HashSet": ("collections", "collections::hash_set"),
-             "BTreeMap": ("collections", "collections::btree_map"),
-             "BTreeSet": ("collections", "collections::btree_set"), "String": ("string",)}
-STR = "&'static str"  # a &str inside a type: leaked on the tests' side
-ANY = "::std::boxed::Box<dyn ::std::any::Any>"
 STD_CRATES = frozenset(("std", "core", "alloc", "crate", "self", "super"))
 DECLARING = frozenset(("mod", "enum", "struct", "trait", "type", "union", "fn", "const", "static", "macro_rules"))
-
-
-class Unsupported(Exception):
-    """A signature outside the grammar (the reason is the message)."""
-
-
-class Token(NamedTuple):
-    kind: str  # ident, lifetime, literal, punct
-    text: str
-    start: int
-    end: int
-    depth: int = 0  # how many brackets of the program enclose it (set by the reader, not the lexer)
-
-
-# one alternative per kind of lexeme, in the order that decides between them (a raw string before an
-# identifier r, a char literal before a lifetime); a string's or comment's end is found apart
-_LEXEME = re.compile(r"""
-    (?P<space>\s+)
-  | (?P<line>//[^\n]*)
-  | (?P<block>/\*)
-  | (?P<raw>(?:br|cr|r)(?P<hashes>\#*)")
-  | (?P<string>[bc]?")
-  | (?P<char>b?'(?:[^\\'\n]|\\(?:x[0-9A-Fa-f]{2}|u\{[0-9A-Fa-f_]{1,8}\}|.))')
-  | (?P<lifetime>'(?:r\#)?[A-Za-z_][A-Za-z0-9_]*)
-  | (?P<ident>(?:r\#)?[A-Za-z_][A-Za-z0-9_]*)
-  | (?P<number>[0-9][0-9A-Za-z_]*(?:\.[0-9][0-9A-Za-z_]*)?)
-  | (?P<punct>::|->|=>|\.\.=|\.\.\.|\.\.|.)
-""", re.VERBOSE | re.DOTALL)
-_COMMENT_MARK = re.compile(r"/\*|\*/")
-_STRING_MARK = re.compile(r'\\.|"', re.DOTALL)
-
-
-def tokens(source: str) -> Iterator[tuple[str, str, int, int]]:
-    """Rust's tokens as (kind, text, start, end), comments dropped, one at a time (the reader keeps only
-    what it needs); an unterminated comment, string or char is Unsupported."""
-    if len(source) > MAX_SOURCE:
-        raise Unsupported("the program is too long")
-    i, n = 0, len(source)
-    while i < n:
-        m = _LEXEME.match(source, i)
-        assert m is not None  # its last alternative, any one character, always matches
-        kind, start, i = m.lastgroup, i, m.end()
-        if kind in ("space", "line"):
-            continue
-        if kind == "block":
-            i = _block_comment(source, start)
-        elif kind == "raw":
-            close = '"' + m["hashes"]
-            end = source.find(close, i)
-            if end < 0:
-                raise Unsupported("an unterminated raw string")
-            i = end + len(close)
-            yield "literal", "", start, i
-        elif kind == "string":
-            i = _quoted(source, i)
-            yield "literal", "", start, i
-        elif kind == "char":
-            yield "literal", "", start, i
-        elif kind == "lifetime":
-            yield "lifetime", m[0], start, i
-        elif kind == "ident":
-            yield "ident", m[0].removeprefix("r#"), start, i
-        elif kind == "number":
-            yield "literal", m[0], start, i
-        elif m[0] == "'":
-            raise Unsupported("a malformed char literal")
-        else:
-            yield "punct", m[0], start, i
-
-
-def _block_comment(source: str, i: int) -> int:
-    depth = 0
-    for mark in _COMMENT_MARK.finditer(source, i):
-        depth += 1 if mark[0] == "/*" else -1
-        if depth == 0:
-            return mark.end()
-    raise Unsupported("an unterminated comment")
-
-
-def _quoted(source: str, i: int) -> int:
-    """The end of a string whose opening quote ends before ``i``."""
-    for mark in _STRING_MARK.finditer(source, i):
-        if mark[0] == '"':
-            return mark.end()
-    raise Unsupported("an unterminated string")
 
 
 @dataclass(frozen=True)
@@ -336,7 +241,7 @@ def _data_type(toks: list[Token], types: dict[str, DataType], not_plain: dict[st
     derives: list[str] = []
     conditional = False
     i = 0
-    while _at(toks, i, "#"):
+    while at(toks, i, "#"):
         end = _after_attribute(toks[i:]) + i
         words = [t.text for t in toks[i:end]]
         if words[2:4] == ["derive", "("]:
@@ -346,8 +251,8 @@ def _data_type(toks: list[Token], types: dict[str, DataType], not_plain: dict[st
         i = end
     if i < len(toks) and toks[i].text == "pub":
         i += 1
-        if _at(toks, i, "("):
-            while i < len(toks) and not _at(toks, i, ")"):
+        if at(toks, i, "("):
+            while i < len(toks) and not at(toks, i, ")"):
                 i += 1
             i += 1
     kind, name = toks[i].text, toks[i + 1].text
@@ -360,21 +265,21 @@ def _data_type(toks: list[Token], types: dict[str, DataType], not_plain: dict[st
         if kind == "struct":
             variant, i = _variant_body(toks, i, "", generics)
             variants: tuple[Variant, ...] = (variant,)
-            i += _at(toks, i, ";")
+            i += at(toks, i, ";")
         else:
-            if not _at(toks, i, "{"):
+            if not at(toks, i, "{"):
                 raise Unsupported("a where clause")
             i, found = i + 1, []
-            while not _at(toks, i, "}"):
-                while _at(toks, i, "#"):
+            while not at(toks, i, "}"):
+                while at(toks, i, "#"):
                     i += _after_attribute(toks[i:])
                 if i >= len(toks) or toks[i].kind != "ident":
                     raise Unsupported("a variant outside the grammar")
                 variant, i = _variant_body(toks, i + 1, toks[i].text, generics)
                 found.append(variant)
-                if _at(toks, i, ","):
+                if at(toks, i, ","):
                     i += 1
-                elif not _at(toks, i, "}"):
+                elif not at(toks, i, "}"):
                     raise Unsupported("a variant outside the grammar (a discriminant?)")
             variants, i = tuple(found), i + 1
         if i != len(toks):
@@ -392,17 +297,17 @@ def _data_type(toks: list[Token], types: dict[str, DataType], not_plain: dict[st
 
 def _generics(toks: list[Token], i: int) -> tuple[tuple[str, ...], int]:
     names: list[str] = []
-    if not _at(toks, i, "<"):
+    if not at(toks, i, "<"):
         return (), i
     i += 1
-    while not _at(toks, i, ">"):
+    while not at(toks, i, ">"):
         if toks[i].kind != "ident" or toks[i].text == "const":
             raise Unsupported("a type parameter that is not a plain name (a lifetime, a const)")
         names.append(toks[i].text)
         i += 1
-        if _at(toks, i, ","):
+        if at(toks, i, ","):
             i += 1
-        elif not _at(toks, i, ">"):
+        elif not at(toks, i, ">"):
             raise Unsupported("a type parameter with a bound or a default")
     return tuple(names), i + 1
 
@@ -410,38 +315,38 @@ def _generics(toks: list[Token], i: int) -> tuple[tuple[str, ...], int]:
 def _variant_body(toks: list[Token], i: int, name: str, generics: tuple[str, ...]) -> tuple[Variant, int]:
     """A variant's (or a struct's) fields at ``toks[i]``: none, ``(T, ..)`` or ``{ x: T, .. }``."""
     def field_type(i: int) -> tuple[str, int]:
-        spelled, i = _type(toks, i, 1)
+        spelled, i = read_type(toks, i, 1)
         # a type parameter of the definition is spelled as itself
         return re.sub(r"\bcrate::([A-Za-z_][A-Za-z0-9_]*)\b(?!<)",
                       lambda m: m[1] if m[1] in generics else m[0], spelled), i
 
     fields: list[tuple[str, str]] = []
-    if _at(toks, i, "("):
+    if at(toks, i, "("):
         i += 1
-        while not _at(toks, i, ")"):
+        while not at(toks, i, ")"):
             if toks[i].text == "pub":
                 i += 1
             spelled, i = field_type(i)
             fields.append(("", spelled))
-            if _at(toks, i, ","):
+            if at(toks, i, ","):
                 i += 1
-            elif not _at(toks, i, ")"):
+            elif not at(toks, i, ")"):
                 raise Unsupported("a field outside the grammar")
         return Variant(name, "tuple", tuple(fields)), i + 1
-    if _at(toks, i, "{"):
+    if at(toks, i, "{"):
         i += 1
-        while not _at(toks, i, "}"):
-            while _at(toks, i, "#"):
+        while not at(toks, i, "}"):
+            while at(toks, i, "#"):
                 i += _after_attribute(toks[i:])
             if toks[i].text == "pub":
                 i += 1
-            if toks[i].kind != "ident" or not _at(toks, i + 1, ":"):
+            if toks[i].kind != "ident" or not at(toks, i + 1, ":"):
                 raise Unsupported("a field outside the grammar")
             field, (spelled, i) = toks[i].text, field_type(i + 2)
             fields.append((field, spelled))
-            if _at(toks, i, ","):
+            if at(toks, i, ","):
                 i += 1
-            elif not _at(toks, i, "}"):
+            elif not at(toks, i, "}"):
                 raise Unsupported("a field outside the grammar")
         return Variant(name, "named", tuple(fields)), i + 1
     return Variant(name, "unit", ()), i
@@ -494,40 +399,36 @@ def _function(toks: list[Token], fn: int) -> Function:
             raise Unsupported(f"it is {word}")
     name = toks[fn + 1].text
     i = fn + 2
-    if _at(toks, i, "<"):  # lifetimes only: the tests' side spells its references without them
+    if at(toks, i, "<"):  # lifetimes only: the tests' side spells its references without them
         i += 1
         while i < len(toks) and toks[i].kind == "lifetime":
             i += 1
-            if _at(toks, i, ","):
+            if at(toks, i, ","):
                 i += 1
-        if not _at(toks, i, ">"):
+        if not at(toks, i, ">"):
             raise Unsupported("it is generic (over types, or a lifetime with a bound)")
         i += 1
-    if not _at(toks, i, "("):
+    if not at(toks, i, "("):
         raise Unsupported("it has no parameter list")
     i += 1
     params = []
-    while not _at(toks, i, ")"):
+    while not at(toks, i, ")"):
         param, i = _param(toks, i)
         params.append(param)
-        if _at(toks, i, ","):
+        if at(toks, i, ","):
             i += 1
-        elif not _at(toks, i, ")"):
+        elif not at(toks, i, ")"):
             raise Unsupported("a parameter outside the grammar")
     i += 1
     result = "()"
-    if _at(toks, i, "->"):
-        after = _lifetime(toks, i + 2) if _at(toks, i + 1, "&") else i + 1
+    if at(toks, i, "->"):
+        after = after_lifetime(toks, i + 2) if at(toks, i + 1, "&") else i + 1
         if after != i + 1 and not (after < len(toks) and toks[after].kind == "ident" and toks[after].text == "str"):
             raise Unsupported("it returns a reference other than &str")
-        result, i = _type(toks, i + 1, 0)
-    if not _at(toks, i, "{"):
+        result, i = read_type(toks, i + 1, 0)
+    if not at(toks, i, "{"):
         raise Unsupported("a where clause, or no body")
     return Function(name, tuple(params), result)
-
-
-def _at(toks: list[Token], i: int, text: str) -> bool:
-    return i < len(toks) and toks[i].kind == "punct" and toks[i].text == text
 
 
 def _param(toks: list[Token], i: int) -> tuple[Param, int]:
@@ -535,127 +436,23 @@ def _param(toks: list[Token], i: int) -> tuple[Param, int]:
         i += 1
     if i >= len(toks) or toks[i].kind != "ident" or toks[i].text in ("self", "mut"):
         raise Unsupported("a parameter that is not a plain name (a pattern, or self)")
-    if not _at(toks, i + 1, ":"):
+    if not at(toks, i + 1, ":"):
         raise Unsupported("a parameter without a type")
     i += 2
-    if not _at(toks, i, "&"):
-        spelled, i = _type(toks, i, 0)
+    if not at(toks, i, "&"):
+        spelled, i = read_type(toks, i, 0)
         return Param(spelled, ""), i
-    i = _lifetime(toks, i + 1)
+    i = after_lifetime(toks, i + 1)
     borrow = "&"
     if i < len(toks) and toks[i].kind == "ident" and toks[i].text == "mut":
         borrow, i = "&mut ", i + 1
     if i < len(toks) and toks[i].kind == "ident" and toks[i].text == "str":
         return Param("::std::string::String", borrow, slice_of=True), i + 1
     if i < len(toks) and toks[i].kind == "ident" and toks[i].text == "dyn":
-        return Param(ANY, borrow, slice_of=True), _dyn_any(toks, i)
-    if _at(toks, i, "["):
-        elem, j = _type(toks, i + 1, 1)
-        if _at(toks, j, "]"):
+        return Param(ANY, borrow, slice_of=True), dyn_any(toks, i)
+    if at(toks, i, "["):
+        elem, j = read_type(toks, i + 1, 1)
+        if at(toks, j, "]"):
             return Param(f"::std::vec::Vec<{elem}>", borrow, slice_of=True), j + 1
-    spelled, i = _type(toks, i, 0)
+    spelled, i = read_type(toks, i, 0)
     return Param(spelled, borrow), i
-
-
-def _type(toks: list[Token], i: int, depth: int) -> tuple[str, int]:
-    """A type of the closed set at ``toks[i]``, spelled by its std path; and the index after it."""
-    if depth > MAX_NESTING:
-        raise Unsupported("a type nested too deeply")
-    if _at(toks, i, "::"):  # ::std::...
-        i += 1
-    if i >= len(toks):
-        raise Unsupported("a type cut short")
-    t = toks[i]
-    if _at(toks, i, "&"):  # only &str: a string the tests' side leaks
-        i = _lifetime(toks, i + 1)
-        if not (i < len(toks) and toks[i].kind == "ident" and toks[i].text == "str"):
-            raise Unsupported("a reference other than &str in a type (or it returns a reference)")
-        return STR, i + 1
-    if _at(toks, i, "("):
-        parts, i = [], i + 1
-        while not _at(toks, i, ")"):
-            part, i = _type(toks, i, depth + 1)
-            parts.append(part)
-            if _at(toks, i, ","):
-                i += 1
-            elif not _at(toks, i, ")"):
-                raise Unsupported("a tuple type outside the grammar")
-        return ("(" + "".join(f"{p}, " for p in parts) + ")" if len(parts) == 1 else f"({', '.join(parts)})"), i + 1
-    if _at(toks, i, "["):
-        elem, i = _type(toks, i + 1, depth + 1)
-        if not (_at(toks, i, ";") and i + 2 < len(toks) and re.fullmatch(r"[0-9]{1,6}(?:usize)?", toks[i + 1].text)
-                and _at(toks, i + 2, "]")):
-            raise Unsupported("a slice or array type outside the grammar (an array's length must be a number)")
-        return f"[{elem}; {toks[i + 1].text.removesuffix('usize')}]", i + 3
-    if t.kind != "ident":
-        raise Unsupported(f"the type starting {t.text!r}")
-    name, i = _path(toks, i)
-    if name in SCALARS:
-        return name, i
-    if name == "String":
-        return "::std::string::String", i
-    if name == "Box":
-        if not _at(toks, i, "<"):
-            raise Unsupported("Box without its type argument")
-        i = _dyn_any(toks, i + 1)
-        if not _at(toks, i, ">"):
-            raise Unsupported("a Box of another type than dyn Any")
-        return ANY, i + 1
-    if name not in GENERICS:
-        if toks[i - 1] is not t or name in ("Self", "Box", "Any", "dyn", "impl", "str"):
-            raise Unsupported(f"the type {name}")
-        # one of the program's types, if it is plain data (``read`` checks once it has read them all)
-        if not _at(toks, i, "<"):
-            return f"crate::{name}", i
-        path, count = f"crate::{name}", 0
-    else:
-        path, count = GENERICS[name]
-    if not _at(toks, i, "<"):
-        raise Unsupported(f"{name} without its type arguments")
-    args, i = [], i + 1
-    while True:
-        arg, i = _type(toks, i, depth + 1)
-        args.append(arg)
-        if _at(toks, i, ","):
-            i += 1
-            continue
-        if _at(toks, i, ">"):
-            i += 1
-            break
-        raise Unsupported(f"{name}'s type arguments outside the grammar")
-    if count and len(args) != count:
-        raise Unsupported(f"{name} of {len(args)} types")
-    return f"{path}<{', '.join(args)}>", i
-
-
-def _lifetime(toks: list[Token], i: int) -> int:
-    """After a reference's ``&``: an optional lifetime (the program's compiler checks it is declared; the
-    tests' side spells the reference without it)."""
-    if i < len(toks) and toks[i].kind == "lifetime":
-        return i + 1
-    return i
-
-
-def _dyn_any(toks: list[Token], i: int) -> int:
-    """``dyn Any`` (``std::any::Any``) at ``toks[i]``, no other trait nor bound; the index after it."""
-    if not (i + 1 < len(toks) and toks[i].kind == "ident" and toks[i].text == "dyn" and toks[i + 1].kind == "ident"):
-        raise Unsupported("a Box of another type than dyn Any")
-    name, i = _path(toks, i + 1)
-    if name != "Any" or _at(toks, i, "+"):
-        raise Unsupported(f"dyn {name}: of the trait objects only dyn Any (with no bound) crosses")
-    return i
-
-
-def _path(toks: list[Token], i: int) -> tuple[str, int]:
-    """A type name, after an optional ``std::``/``::std::`` path that names where std keeps it."""
-    segments = [toks[i].text]
-    i += 1
-    while _at(toks, i, "::") and i + 1 < len(toks) and toks[i + 1].kind == "ident":
-        segments.append(toks[i + 1].text)
-        i += 2
-    name = segments[-1]
-    if len(segments) > 1:
-        module = "::".join(segments[1:-1])
-        if segments[0] not in ("std", "alloc", "core") or module not in STD_PATHS.get(name, ()):
-            raise Unsupported(f"the type {'::'.join(segments)}")
-    return name, i
